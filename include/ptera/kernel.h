@@ -1,0 +1,60 @@
+/* ptera — the kernel interface. A kernel implements one operator overload
+ * ("aten::add.out") over the method's values. */
+#ifndef PTERA_KERNEL_H
+#define PTERA_KERNEL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "tensor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ptera_kernel_ctx ptera_kernel_ctx;
+
+/* args holds nargs value pointers in schema order followed by the return
+ * slot (EXECUTION.md §7.1). A kernel validates its arguments, resizes its
+ * outputs, computes, and returns PTERA_OK or a status set with
+ * ptera_kernel_fail. Kernels never allocate from the heap; scratch comes
+ * from ptera_kernel_temp. */
+typedef ptera_status (*ptera_kernel_fn)(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
+
+/* Records a message for the user (the runtime prefixes the op, method and
+ * instruction) and returns status. */
+ptera_status ptera_kernel_fail(ptera_kernel_ctx *ctx, ptera_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Scratch memory valid until the kernel returns; NULL when the method's temp
+ * arena is exhausted (fail with MemoryAllocationFailed then). */
+void *ptera_kernel_temp(ptera_kernel_ctx *ctx, size_t size, size_t align);
+
+/* The operator name being run ("aten::add.out"). */
+const char *ptera_kernel_op_name(const ptera_kernel_ctx *ctx);
+
+typedef struct ptera_kernel_entry {
+  const char *name; /* "ns::op.overload" or "ns::op" */
+  ptera_kernel_fn fn;
+} ptera_kernel_entry;
+
+/* Adds user kernels (for custom ops) ahead of the built-in table. The array
+ * must outlive every method loaded afterwards. Duplicate names give
+ * RegistrationAlreadyRegistered; a full registry gives
+ * RegistrationExceedingMaxKernels. */
+ptera_status ptera_register_kernels(const ptera_kernel_entry *entries, size_t count);
+
+/* Looks a kernel up by its full name; NULL if none. */
+ptera_kernel_fn ptera_find_kernel(const char *name, size_t name_len);
+
+/* Built-in and user kernels, for listing (index 0..count-1). */
+size_t ptera_kernel_count(void);
+const char *ptera_kernel_name(size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

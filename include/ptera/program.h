@@ -1,0 +1,108 @@
+/* ptera — programs (.pte) and the data files (.ptd) they use. */
+#ifndef PTERA_PROGRAM_H
+#define PTERA_PROGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc.h"
+#include "status.h"
+#include "tensor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ptera_program ptera_program;
+
+/* Limits a loader enforces; zero fields take the defaults below. */
+typedef struct ptera_load_options {
+  const ptera_allocator *allocator; /* NULL: platform default */
+  uint64_t max_file_size;           /* default 4 GiB */
+  uint64_t max_planned_bytes;       /* per method, default 8 GiB */
+  uint32_t max_values;              /* per method, default 16M */
+  uint32_t max_instructions;        /* per method, default 16M */
+} ptera_load_options;
+
+#define PTERA_DEFAULT_MAX_FILE_SIZE (4ull << 30)
+#define PTERA_DEFAULT_MAX_PLANNED_BYTES (8ull << 30)
+#define PTERA_DEFAULT_MAX_VALUES (16u << 20)
+#define PTERA_DEFAULT_MAX_INSTRUCTIONS (16u << 20)
+
+/* Reads size bytes at offset into dst; returns 0 on success. */
+typedef int (*ptera_read_fn)(void *user_data, uint64_t offset, void *dst, size_t size);
+
+/* Every load function returns a status and, unless memory for the handle
+ * itself ran out, a program handle in *out even on failure: read
+ * ptera_program_errmsg() from it, then destroy it (SQLite's open pattern).
+ * options may be NULL. */
+/* Maps the file read-only (zero copy). */
+ptera_status ptera_program_load_file(const char *path, const ptera_load_options *options,
+                                     ptera_program **out);
+/* Uses the caller's bytes in place when 16-byte aligned (copies otherwise);
+ * they must outlive the program. */
+ptera_status ptera_program_load_buffer(const void *data, size_t size,
+                                       const ptera_load_options *options, ptera_program **out);
+/* Reads size bytes through read into library memory. */
+ptera_status ptera_program_load_callback(ptera_read_fn read, void *user_data, uint64_t size,
+                                         const ptera_load_options *options, ptera_program **out);
+void ptera_program_destroy(ptera_program *program);
+
+/* The last error's message ("" when none). */
+const char *ptera_program_errmsg(const ptera_program *program);
+
+/* Attaches a .ptd (FlatTensor) file; EXTERNAL tensors are resolved by key
+ * across every attached file, and a key present in two files is an error.
+ * Attach before creating methods. */
+ptera_status ptera_program_attach_data_file(ptera_program *program, const char *path);
+ptera_status ptera_program_attach_data_buffer(ptera_program *program, const void *data, size_t size);
+
+/* Methods, in file order. */
+size_t ptera_program_method_count(const ptera_program *program);
+const char *ptera_program_method_name(const ptera_program *program, size_t index);
+
+typedef struct ptera_method_info {
+  const char *name;
+  size_t num_inputs;
+  size_t num_outputs;
+  size_t num_planned_buffers;
+  size_t num_instructions;
+  size_t num_operators;
+  size_t num_delegates;
+  size_t num_values;
+} ptera_method_info;
+
+/* Input or output description. */
+typedef struct ptera_io_info {
+  ptera_tag tag;
+  /* Tensors only: */
+  ptera_dtype dtype;
+  size_t dim;
+  int32_t sizes[PTERA_MAX_DIM]; /* the upper bound for dynamic tensors */
+  uint8_t dim_order[PTERA_MAX_DIM];
+  ptera_dynamism dynamism;
+  bool memory_planned;
+  uint64_t nbytes;
+} ptera_io_info;
+
+/* NotFound when the method does not exist; InvalidArgument for a bad index. */
+ptera_status ptera_program_method_info(const ptera_program *program, const char *method,
+                                       ptera_method_info *out);
+ptera_status ptera_program_method_input(const ptera_program *program, const char *method,
+                                        size_t index, ptera_io_info *out);
+ptera_status ptera_program_method_output(const ptera_program *program, const char *method,
+                                         size_t index, ptera_io_info *out);
+ptera_status ptera_program_method_buffer_size(const ptera_program *program, const char *method,
+                                              size_t index, uint64_t *out);
+/* Operator k of a method as "ns::name.overload". */
+ptera_status ptera_program_method_operator(const ptera_program *program, const char *method,
+                                           size_t index, const char **out);
+/* Delegate id k of a method. */
+ptera_status ptera_program_method_delegate(const ptera_program *program, const char *method,
+                                           size_t index, const char **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
