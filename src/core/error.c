@@ -27,5 +27,14 @@ void pt_err_prefix(pt_err *e, const char *fmt, ...) {
   vsnprintf(prefix, sizeof prefix, fmt, ap);
   va_end(ap);
   memcpy(old, e->msg, sizeof old);
-  snprintf(e->msg, sizeof e->msg, "%s: %s", prefix, old);
+  size_t n = strlen(prefix);
+  if (n > sizeof e->msg - 3) n = sizeof e->msg - 3;
+  memcpy(e->msg, prefix, n);
+  e->msg[n] = ':';
+  e->msg[n + 1] = ' ';
+  size_t room = sizeof e->msg - n - 2;
+  size_t m = strnlen(old, sizeof old);
+  if (m > room - 1) m = room - 1;
+  memcpy(e->msg + n + 2, old, m);
+  e->msg[n + 2 + m] = '\0';
 }
