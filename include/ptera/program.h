@@ -95,9 +95,11 @@ ptera_status ptera_program_method_output(const ptera_program *program, const cha
                                          size_t index, ptera_io_info *out);
 ptera_status ptera_program_method_buffer_size(const ptera_program *program, const char *method,
                                               size_t index, uint64_t *out);
-/* Operator k of a method as "ns::name.overload". */
+/* Operator k of a method: name ("aten::add") and overload ("out", or "" when
+ * the default overload). */
 ptera_status ptera_program_method_operator(const ptera_program *program, const char *method,
-                                           size_t index, const char **out);
+                                           size_t index, const char **out_name,
+                                           const char **out_overload);
 /* Delegate id k of a method. */
 ptera_status ptera_program_method_delegate(const ptera_program *program, const char *method,
                                            size_t index, const char **out);

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "backend.h"
+#include "bundled.h"
 #include "kernel.h"
 #include "method.h"
 #include "program.h"

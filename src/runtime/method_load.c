@@ -1,0 +1,136 @@
+/* Method load, steps 2 and 3: initialise delegates, resolve operators and
+ * check every instruction (EXECUTION.md §1.2). */
+#include <stdio.h>
+
+#include "runtime/runtime.h"
+
+static void list_backends(char *buf, size_t cap) {
+  size_t n = ptera_backend_count();
+  if (n == 0) {
+    snprintf(buf, cap, "none");
+    return;
+  }
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < n && used < cap; i++) {
+    int w = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", ptera_backend_at(i)->name);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
+ptera_status pr_method_load_delegates(ptera_method *m) {
+  const pf_plan *plan = m->plan;
+  m->delegates = pt_arena_array(&m->arena, plan->ndelegates ? plan->ndelegates : 1,
+                                sizeof *m->delegates, 8);
+  if (!m->delegates) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  for (uint32_t i = 0; i < plan->ndelegates; i++) {
+    const pf_delegate *d = &plan->delegates[i];
+    const ptera_backend *b = ptera_find_backend(d->id.ptr, d->id.len);
+    if (!b || (b->is_available && !b->is_available())) {
+      char names[256];
+      list_backends(names, sizeof names);
+      return pt_fail(&m->err, PTERA_NOT_FOUND,
+                     "method '%s' delegates to backend '%s', which is %s in this build "
+                     "(registered backends: %s)",
+                     plan->name.ptr, d->id.ptr, b ? "not available" : "not registered", names);
+    }
+    pf_bytes blob;
+    pt_err e;
+    ptera_status st = pf_pte_delegate_blob(&m->program->pte, d, &blob, &e);
+    if (st != PTERA_OK)
+      return pt_fail(&m->err, st, "method '%s' delegate %u (%s): %s", plan->name.ptr, i,
+                     d->id.ptr, e.msg);
+    ptera_compile_spec *specs =
+        pt_arena_array(&m->arena, d->nspecs ? d->nspecs : 1, sizeof *specs, 8);
+    if (!specs) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+    for (uint32_t k = 0; k < d->nspecs; k++) {
+      specs[k].key = d->specs[k].key.ptr;
+      specs[k].value = d->specs[k].value.ptr;
+      specs[k].size = (size_t)d->specs[k].value.len;
+    }
+    char msg[PT_ERRMSG_SIZE] = "";
+    ptera_backend_init_ctx ctx = {plan->name.ptr, m->allocator, &m->program->named_data, msg,
+                                  sizeof msg};
+    st = b->init(&ctx, blob.ptr, (size_t)blob.len, specs, d->nspecs, &m->delegates[i].handle);
+    if (st != PTERA_OK)
+      return pt_fail(&m->err, st, "method '%s' delegate %u: backend '%s' could not initialise: %s",
+                     plan->name.ptr, i, b->name, msg[0] ? msg : ptera_status_name(st));
+    m->delegates[i].backend = b;
+    m->delegates[i].initialized = true;
+  }
+  return PTERA_OK;
+}
+
+static ptera_status resolve_operators(ptera_method *m) {
+  const pf_plan *plan = m->plan;
+  size_t n = plan->nops ? plan->nops : 1;
+  m->kernels = pt_arena_array(&m->arena, n, sizeof *m->kernels, 8);
+  m->op_names = pt_arena_array(&m->arena, n, sizeof *m->op_names, 8);
+  if (!m->kernels || !m->op_names)
+    return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  for (uint32_t i = 0; i < plan->nops; i++) {
+    const pf_operator *op = &plan->ops[i];
+    size_t len = (size_t)op->name.len + (op->overload.len ? 1 + (size_t)op->overload.len : 0);
+    char *name = pt_arena_alloc(&m->arena, len + 1, 1);
+    if (!name) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+    memcpy(name, op->name.ptr, op->name.len);
+    if (op->overload.len) {
+      name[op->name.len] = '.';
+      memcpy(name + op->name.len + 1, op->overload.ptr, op->overload.len);
+    }
+    m->op_names[i] = name;
+    m->kernels[i] = pr_find_kernel(name, len);
+  }
+  return PTERA_OK;
+}
+
+/* A tensor the instruction writes must not be read-only program data. */
+static ptera_status check_writable(ptera_method *m, uint32_t c, uint32_t k, int32_t idx) {
+  const ptera_value *v = &m->values[idx];
+  size_t n = v->tag == PTERA_TAG_LIST_TENSOR ? v->u.list.len : 1;
+  for (size_t j = 0; j < n; j++) {
+    const ptera_value *t = v->tag == PTERA_TAG_LIST_TENSOR ? v->u.list.items[j] : v;
+    if (t->tag == PTERA_TAG_TENSOR && (t->u.tensor->flags & PTERA_TENSOR_CONST))
+      return pt_fail(&m->err, PTERA_INVALID_PROGRAM,
+                     "method '%s' chain %u instruction %u writes into constant value %d",
+                     m->plan->name.ptr, c, k, idx);
+  }
+  return PTERA_OK;
+}
+
+ptera_status pr_method_load_instructions(ptera_method *m) {
+  const pf_plan *plan = m->plan;
+  ptera_status st = resolve_operators(m);
+  if (st != PTERA_OK) return st;
+  char missing[PT_ERRMSG_SIZE];
+  size_t used = 0;
+  unsigned nmissing = 0;
+  missing[0] = '\0';
+  for (uint32_t c = 0; c < plan->nchains; c++) {
+    for (uint32_t k = 0; k < plan->chains[c].ninstrs; k++) {
+      const pf_instr *in = &plan->chains[c].instrs[k];
+      if (in->type != PF_INSTR_KERNEL) continue;
+      if (!m->kernels[in->a]) {
+        if (nmissing++ < 8 && used < sizeof missing) {
+          int w = snprintf(missing + used, sizeof missing - used, "%s%s (instruction %u)",
+                           used ? ", " : "", m->op_names[in->a], k);
+          if (w > 0) used += (size_t)w;
+        }
+        continue;
+      }
+      if (in->nargs == 0)
+        return pt_fail(&m->err, PTERA_INVALID_PROGRAM,
+                       "method '%s' instruction %u (%s) has no arguments", plan->name.ptr, k,
+                       m->op_names[in->a]);
+      bool copy_index = strcmp(m->op_names[in->a], "executorch_prim::et_copy_index.tensor") == 0;
+      st = check_writable(m, c, k, in->args[copy_index ? 0 : in->nargs - 1]);
+      if (st != PTERA_OK) return st;
+    }
+  }
+  if (nmissing)
+    return pt_fail(&m->err, PTERA_OPERATOR_MISSING,
+                   "method '%s': %u operator call%s with no registered kernel: %s%s", plan->name.ptr,
+                   nmissing, nmissing > 1 ? "s" : "", missing, nmissing > 8 ? ", ..." : "");
+  return PTERA_OK;
+}

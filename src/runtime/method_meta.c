@@ -1,0 +1,121 @@
+/* Method metadata, answered from the program alone (no method load). */
+#include "runtime/runtime.h"
+
+size_t ptera_program_method_count(const ptera_program *p) {
+  return p && p->loaded ? p->pte.nplans : 0;
+}
+
+const char *ptera_program_method_name(const ptera_program *p, size_t index) {
+  if (!p || !p->loaded || index >= p->pte.nplans) return NULL;
+  return p->pte.plans[index].name.ptr;
+}
+
+const pf_plan *pr_find_plan(const ptera_program *p, const char *name) {
+  if (!p || !p->loaded || !name) return NULL;
+  for (uint32_t i = 0; i < p->pte.nplans; i++)
+    if (strcmp(p->pte.plans[i].name.ptr, name) == 0) return &p->pte.plans[i];
+  return NULL;
+}
+
+static const pf_plan *plan_or_fail(const ptera_program *p, const char *method) {
+  const pf_plan *plan = pr_find_plan(p, method);
+  if (!plan && p) {
+    ptera_program *mp = (ptera_program *)p;
+    pt_fail(&mp->err, PTERA_NOT_FOUND, "the program has no method '%s'", method ? method : "(null)");
+  }
+  return plan;
+}
+
+ptera_status ptera_program_method_info(const ptera_program *p, const char *method,
+                                       ptera_method_info *out) {
+  const pf_plan *plan = plan_or_fail(p, method);
+  if (!plan) return PTERA_NOT_FOUND;
+  if (!out) return PTERA_INVALID_ARGUMENT;
+  memset(out, 0, sizeof *out);
+  out->name = plan->name.ptr;
+  out->num_inputs = plan->ninputs;
+  out->num_outputs = plan->noutputs;
+  out->num_planned_buffers = plan->nbuffer_sizes ? plan->nbuffer_sizes - 1 : 0;
+  for (uint32_t c = 0; c < plan->nchains; c++) out->num_instructions += plan->chains[c].ninstrs;
+  out->num_operators = plan->nops;
+  out->num_delegates = plan->ndelegates;
+  out->num_values = plan->nvalues;
+  return PTERA_OK;
+}
+
+static ptera_tag tag_of(uint8_t type) {
+  switch (type) {
+    case PF_VAL_INT: return PTERA_TAG_INT;
+    case PF_VAL_BOOL: return PTERA_TAG_BOOL;
+    case PF_VAL_DOUBLE: return PTERA_TAG_DOUBLE;
+    case PF_VAL_TENSOR: return PTERA_TAG_TENSOR;
+    case PF_VAL_STRING: return PTERA_TAG_STRING;
+    case PF_VAL_INT_LIST: return PTERA_TAG_LIST_INT;
+    case PF_VAL_DOUBLE_LIST: return PTERA_TAG_LIST_DOUBLE;
+    case PF_VAL_BOOL_LIST: return PTERA_TAG_LIST_BOOL;
+    case PF_VAL_TENSOR_LIST: return PTERA_TAG_LIST_TENSOR;
+    case PF_VAL_OPT_TENSOR_LIST: return PTERA_TAG_LIST_OPTIONAL_TENSOR;
+    default: return PTERA_TAG_NONE;
+  }
+}
+
+static ptera_status io_info(const ptera_program *p, const char *method, size_t index, bool output,
+                            ptera_io_info *out) {
+  const pf_plan *plan = plan_or_fail(p, method);
+  if (!plan) return PTERA_NOT_FOUND;
+  size_t n = output ? plan->noutputs : plan->ninputs;
+  if (!out || index >= n) return PTERA_INVALID_ARGUMENT;
+  const pf_value *v = &plan->values[output ? plan->outputs[index] : plan->inputs[index]];
+  memset(out, 0, sizeof *out);
+  out->tag = tag_of(v->type);
+  if (v->type == PF_VAL_TENSOR) {
+    const pf_tensor *t = v->u.tensor;
+    out->dtype = (ptera_dtype)t->scalar_type;
+    out->dim = t->dim;
+    memcpy(out->sizes, t->sizes, sizeof out->sizes);
+    memcpy(out->dim_order, t->dim_order, sizeof out->dim_order);
+    out->dynamism = (ptera_dynamism)t->dynamism;
+    out->memory_planned = t->has_allocation || t->data_buffer_idx != 0;
+    out->nbytes = t->nbytes;
+  }
+  return PTERA_OK;
+}
+
+ptera_status ptera_program_method_input(const ptera_program *p, const char *method, size_t index,
+                                        ptera_io_info *out) {
+  return io_info(p, method, index, false, out);
+}
+
+ptera_status ptera_program_method_output(const ptera_program *p, const char *method, size_t index,
+                                         ptera_io_info *out) {
+  return io_info(p, method, index, true, out);
+}
+
+ptera_status ptera_program_method_buffer_size(const ptera_program *p, const char *method,
+                                              size_t index, uint64_t *out) {
+  const pf_plan *plan = plan_or_fail(p, method);
+  if (!plan) return PTERA_NOT_FOUND;
+  if (!out || index + 1 >= plan->nbuffer_sizes) return PTERA_INVALID_ARGUMENT;
+  *out = (uint64_t)plan->buffer_sizes[index + 1];
+  return PTERA_OK;
+}
+
+ptera_status ptera_program_method_operator(const ptera_program *p, const char *method,
+                                           size_t index, const char **out_name,
+                                           const char **out_overload) {
+  const pf_plan *plan = plan_or_fail(p, method);
+  if (!plan) return PTERA_NOT_FOUND;
+  if (!out_name || !out_overload || index >= plan->nops) return PTERA_INVALID_ARGUMENT;
+  *out_name = plan->ops[index].name.ptr;
+  *out_overload = plan->ops[index].overload.len ? plan->ops[index].overload.ptr : "";
+  return PTERA_OK;
+}
+
+ptera_status ptera_program_method_delegate(const ptera_program *p, const char *method,
+                                           size_t index, const char **out) {
+  const pf_plan *plan = plan_or_fail(p, method);
+  if (!plan) return PTERA_NOT_FOUND;
+  if (!out || index >= plan->ndelegates) return PTERA_INVALID_ARGUMENT;
+  *out = plan->delegates[index].id.ptr;
+  return PTERA_OK;
+}

@@ -1,0 +1,82 @@
+/* Kernel and backend registries. Built-in kernels come from kernels/ops.def;
+ * callers may add kernels for custom ops and backends for delegates. */
+#include "builtin.h"
+#include "runtime/runtime.h"
+
+#define PR_MAX_USER_KERNEL_TABLES 16
+
+static const ptera_kernel_entry *user_tables[PR_MAX_USER_KERNEL_TABLES];
+static size_t user_counts[PR_MAX_USER_KERNEL_TABLES];
+static size_t user_table_count;
+
+static const ptera_backend *backends[PTERA_MAX_BACKENDS];
+static size_t backend_count;
+
+static bool name_eq(const char *a, const char *b, size_t blen) {
+  return strncmp(a, b, blen) == 0 && a[blen] == '\0';
+}
+
+ptera_kernel_fn pr_find_kernel(const char *name, size_t len) {
+  for (size_t t = 0; t < user_table_count; t++)
+    for (size_t i = 0; i < user_counts[t]; i++)
+      if (name_eq(user_tables[t][i].name, name, len)) return user_tables[t][i].fn;
+  for (size_t i = 0; i < pk_builtin_kernel_count; i++)
+    if (name_eq(pk_builtin_kernels[i].name, name, len)) return pk_builtin_kernels[i].fn;
+  return NULL;
+}
+
+ptera_kernel_fn ptera_find_kernel(const char *name, size_t name_len) {
+  return name ? pr_find_kernel(name, name_len) : NULL;
+}
+
+ptera_status ptera_register_kernels(const ptera_kernel_entry *entries, size_t count) {
+  if (!entries && count) return PTERA_INVALID_ARGUMENT;
+  if (user_table_count == PR_MAX_USER_KERNEL_TABLES) return PTERA_REGISTRATION_EXCEEDING_MAX_KERNELS;
+  for (size_t i = 0; i < count; i++) {
+    if (!entries[i].name || !entries[i].fn) return PTERA_INVALID_ARGUMENT;
+    if (pr_find_kernel(entries[i].name, strlen(entries[i].name)))
+      return PTERA_REGISTRATION_ALREADY_REGISTERED;
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(entries[i].name, entries[j].name) == 0) return PTERA_REGISTRATION_ALREADY_REGISTERED;
+  }
+  user_tables[user_table_count] = entries;
+  user_counts[user_table_count] = count;
+  user_table_count++;
+  return PTERA_OK;
+}
+
+size_t ptera_kernel_count(void) {
+  size_t n = pk_builtin_kernel_count;
+  for (size_t t = 0; t < user_table_count; t++) n += user_counts[t];
+  return n;
+}
+
+const char *ptera_kernel_name(size_t index) {
+  for (size_t t = 0; t < user_table_count; t++) {
+    if (index < user_counts[t]) return user_tables[t][index].name;
+    index -= user_counts[t];
+  }
+  return index < pk_builtin_kernel_count ? pk_builtin_kernels[index].name : NULL;
+}
+
+ptera_status ptera_register_backend(const ptera_backend *backend) {
+  if (!backend || !backend->name || !backend->init || !backend->execute)
+    return PTERA_INVALID_ARGUMENT;
+  if (backend->abi_version != PTERA_BACKEND_ABI_VERSION) return PTERA_NOT_SUPPORTED;
+  if (ptera_find_backend(backend->name, strlen(backend->name))) return PTERA_INVALID_ARGUMENT;
+  if (backend_count == PTERA_MAX_BACKENDS) return PTERA_OUT_OF_RESOURCES;
+  backends[backend_count++] = backend;
+  return PTERA_OK;
+}
+
+size_t ptera_backend_count(void) { return backend_count; }
+
+const ptera_backend *ptera_backend_at(size_t index) {
+  return index < backend_count ? backends[index] : NULL;
+}
+
+const ptera_backend *ptera_find_backend(const char *name, size_t name_len) {
+  for (size_t i = 0; i < backend_count; i++)
+    if (name_eq(backends[i]->name, name, name_len)) return backends[i];
+  return NULL;
+}

@@ -1,0 +1,92 @@
+/* Runtime internals: the program and method objects. Prefix pr_. */
+#ifndef PTERA_RUNTIME_H
+#define PTERA_RUNTIME_H
+
+#include "core/core.h"
+#include "format/ptd.h"
+#include "format/pte.h"
+#include "ptera/backend.h"
+#include "ptera/kernel.h"
+#include "ptera/method.h"
+#include "ptera/program.h"
+
+/* Bytes the library holds: mapped, copied, or borrowed from the caller. */
+typedef struct pr_bytes {
+  const uint8_t *data;
+  uint64_t size;
+  void *map;      /* munmap on release */
+  void *owned;    /* free on release */
+  const ptera_allocator *allocator;
+} pr_bytes;
+
+PT_FUNC ptera_status pr_bytes_map_file(pr_bytes *b, const char *path, uint64_t max_size,
+                                       const ptera_allocator *a, pt_err *err);
+PT_FUNC ptera_status pr_bytes_from_buffer(pr_bytes *b, const void *data, size_t size,
+                                          const ptera_allocator *a, pt_err *err);
+PT_FUNC void pr_bytes_release(pr_bytes *b);
+
+typedef struct pr_datafile {
+  struct pr_datafile *next;
+  char name[256]; /* path or "<buffer N>", for messages */
+  pr_bytes bytes;
+  pf_ptd ptd;
+} pr_datafile;
+
+struct ptera_named_data {
+  const struct ptera_program *program;
+};
+
+struct ptera_program {
+  const ptera_allocator *allocator;
+  ptera_load_options options;
+  pt_err err;
+  pt_arena arena;
+  pr_bytes bytes;
+  pf_pte pte;
+  bool loaded;
+  pr_datafile *files; /* attached .ptd files, in attach order */
+  size_t nfiles;
+  ptera_named_data named_data;
+};
+
+typedef struct pr_delegate {
+  const ptera_backend *backend;
+  void *handle;
+  bool initialized;
+} pr_delegate;
+
+struct ptera_method {
+  ptera_program *program;
+  const pf_plan *plan;
+  const ptera_allocator *allocator;
+  pt_err err;
+  pt_arena arena;
+  ptera_value *values;
+  uint32_t nvalues;
+  uint8_t **buffers;    /* planned buffers, [0] unused */
+  uint64_t *buffer_sizes;
+  uint32_t nbuffers;    /* including the reserved [0] */
+  bool owns_buffers;
+  uint8_t *temp;
+  size_t temp_size;
+  ptera_kernel_fn *kernels; /* per operator */
+  const char **op_names;    /* per operator, "ns::op.overload" */
+  pr_delegate *delegates;
+  bool *input_set;
+  bool initialized;
+};
+
+/* The plan of a method by name, or NULL. */
+PT_FUNC const pf_plan *pr_find_plan(const ptera_program *p, const char *name);
+/* External tensor data by key across attached files; NotFound when absent. */
+PT_FUNC const pf_ptd_entry *pr_find_external(const ptera_program *p, const char *key, size_t len,
+                                             const pr_datafile **out_file);
+
+/* Kernel lookup over user then built-in kernels. */
+PT_FUNC ptera_kernel_fn pr_find_kernel(const char *name, size_t len);
+
+PT_FUNC ptera_status pr_method_load_values(ptera_method *m);
+PT_FUNC ptera_status pr_method_load_delegates(ptera_method *m);
+PT_FUNC ptera_status pr_method_load_instructions(ptera_method *m);
+
+#endif

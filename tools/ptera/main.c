@@ -1,0 +1,62 @@
+/* ptera — command-line entry point. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: ptera <command> [options]\n"
+    "\n"
+    "Runs ExecuTorch programs (.pte) with the ptera runtime.\n"
+    "\n"
+    "commands:\n"
+    "  run MODEL.pte      run a method and print or save its outputs\n"
+    "  inspect MODEL.pte  describe a program: header, methods, operators, memory\n"
+    "  verify FILE.bpte   run a bundled program's test cases and compare outputs\n"
+    "  ops                list every registered operator\n"
+    "  help [COMMAND]     show help for a command\n"
+    "  version            print the version\n"
+    "\n"
+    "'ptera COMMAND --help' shows the options of each command.\n";
+
+int cli_error(ptera_status st, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "ptera: %s: ", ptera_status_name(st));
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    if (argc >= 3 && strcmp(cmd, "help") == 0) {
+      char *sub[] = {argv[2], "--help"};
+      argv = sub;
+      argc = 2;
+      cmd = argv[0];
+      if (strcmp(cmd, "run") == 0) return cli_run(argc, argv);
+      if (strcmp(cmd, "inspect") == 0) return cli_inspect(argc, argv);
+      if (strcmp(cmd, "verify") == 0) return cli_verify(argc, argv);
+      if (strcmp(cmd, "ops") == 0) return cli_ops(argc, argv);
+    }
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+    printf("ptera %s\n", PTERA_VERSION);
+    return 0;
+  }
+  if (strcmp(cmd, "run") == 0) return cli_run(argc - 1, argv + 1);
+  if (strcmp(cmd, "inspect") == 0) return cli_inspect(argc - 1, argv + 1);
+  if (strcmp(cmd, "verify") == 0) return cli_verify(argc - 1, argv + 1);
+  if (strcmp(cmd, "ops") == 0) return cli_ops(argc - 1, argv + 1);
+  fprintf(stderr, "ptera: unknown command '%s'\n\n%s", cmd, usage);
+  return 2;
+}
