@@ -11,6 +11,7 @@ static const char help[] =
     "usage: ptera run MODEL.pte [options]\n"
     "\n"
     "Runs one method and prints each output's dtype, shape and first values.\n"
+    "MODEL may also be a bundled program (.bpte): its embedded program runs.\n"
     "\n"
     "options:\n"
     "  --data FILE.ptd     attach an external data file (repeatable)\n"
@@ -115,6 +116,7 @@ static void fill(int dtype, void *data, size_t n, bool random, uint64_t *state) 
 }
 
 typedef struct run_state {
+  ptera_bundled *bundled; /* when MODEL is a .bpte: its embedded program runs */
   ptera_program *program;
   ptera_method *method;
   void *buffers[2 * MAX_FILES]; /* input data and output buffers the method points at */
@@ -287,9 +289,25 @@ static int report_outputs(run_state *s, const run_opts *o) {
   return 0;
 }
 
+static bool is_bundle(const char *path) {
+  char head[8] = {0};
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  return n == sizeof head && memcmp(head + 4, "BP08", 4) == 0;
+}
+
 static int run(run_state *s, const run_opts *o) {
-  ptera_status st = ptera_program_load_file(o->model, NULL, &s->program);
-  if (st != PTERA_OK) return cli_error(st, "%s: %s", o->model, ptera_program_errmsg(s->program));
+  ptera_status st;
+  if (is_bundle(o->model)) {
+    st = ptera_bundled_load_file(o->model, NULL, &s->bundled);
+    if (st != PTERA_OK) return cli_error(st, "%s: %s", o->model, ptera_bundled_errmsg(s->bundled));
+    s->program = ptera_bundled_program(s->bundled);
+  } else {
+    st = ptera_program_load_file(o->model, NULL, &s->program);
+    if (st != PTERA_OK) return cli_error(st, "%s: %s", o->model, ptera_program_errmsg(s->program));
+  }
   for (size_t i = 0; i < o->ndata; i++) {
     st = ptera_program_attach_data_file(s->program, o->data[i]);
     if (st != PTERA_OK) return cli_error(st, "%s", ptera_program_errmsg(s->program));
@@ -312,7 +330,8 @@ int cli_run(int argc, char **argv) {
   memset(&s, 0, sizeof s);
   rc = run(&s, &o);
   ptera_method_destroy(s.method);
-  ptera_program_destroy(s.program);
+  if (s.bundled) ptera_bundled_destroy(s.bundled);
+  else ptera_program_destroy(s.program);
   for (size_t i = 0; i < s.nbuffers; i++) free(s.buffers[i]);
   return rc;
 }
