@@ -120,7 +120,11 @@ bool pf_fb_field_pos(pf_fb *fb, const pf_fb_table *t, unsigned id, uint32_t size
   *pos = 0;
   uint16_t off = field_off(fb, t, id);
   if (off == 0) return true;
-  if ((uint32_t)off + size > t->inline_size)
+  /* Real exporter output has 8-byte fields that end up to 4 bytes past the
+   * vtable's inline size (e.g. DataSegment.size at offset 4 of an 8-byte
+   * table), so require the field to start inside the table and end inside
+   * the buffer, as the FlatBuffers verifier does. */
+  if (off >= t->inline_size || (uint64_t)t->pos + off + size > fb->len)
     return pf_fb_bad(fb, t->pos, "field lies outside its table");
   *pos = t->pos + off;
   return true;

@@ -16,8 +16,9 @@
  *  - buffer length >= 8 and < 2^31; root offset in [8, len-4], 4-aligned;
  *  - table: T 4-aligned, T+4 <= len; vtable V = T - s32@T 2-aligned, in range,
  *    vtable size even and >= 4, V+vtable size <= len; inline size >= 4 and
- *    T+inline size <= len; a field at offset o of size s needs o+s <= inline
- *    size (o == 0 means absent);
+ *    T+inline size <= len; a field at offset o (o == 0 means absent) of
+ *    size s needs o < inline size and T+o+s <= len (not o+s <= inline size:
+ *    real exporter files have 8-byte fields reaching past the inline size);
  *  - reference fields: the u32 slot is inside the table, the target
  *    F + u32@F is in range (64-bit arithmetic) and 4-aligned;
  *  - vectors: 4 + count*elem_size fits in the buffer (64-bit, overflow
