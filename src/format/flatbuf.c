@@ -38,7 +38,8 @@ bool pf_fb_table_at(pf_fb *fb, uint64_t pos, pf_fb_table *out) {
   memset(out, 0, sizeof *out);
   uint32_t where = pos > UINT32_MAX ? UINT32_MAX : (uint32_t)pos;
   if (pos % 4 != 0) return pf_fb_bad(fb, where, "table is not 4-byte aligned");
-  if (pos + 4 > fb->len) return pf_fb_bad(fb, where, "table lies past the end of the buffer");
+  if (pos > fb->len || fb->len - pos < 4)
+    return pf_fb_bad(fb, where, "table lies past the end of the buffer");
   if (!spend(fb, 1, where)) return false;
   int32_t soff = (int32_t)pt_le32(fb->buf + pos);
   int64_t vt = (int64_t)pos - (int64_t)soff;
@@ -74,7 +75,8 @@ bool pf_fb_vec_at(pf_fb *fb, uint64_t pos, uint32_t elem_size, pf_fb_vec *out) {
   uint32_t where = pos > UINT32_MAX ? UINT32_MAX : (uint32_t)pos;
   if (elem_size == 0 || elem_size > 65536) return pf_fb_bad(fb, where, "bad vector element size");
   if (pos % 4 != 0) return pf_fb_bad(fb, where, "vector is not 4-byte aligned");
-  if (pos + 4 > fb->len) return pf_fb_bad(fb, where, "vector lies past the end of the buffer");
+  if (pos > fb->len || fb->len - pos < 4)
+    return pf_fb_bad(fb, where, "vector lies past the end of the buffer");
   uint32_t count = pt_le32(fb->buf + pos);
   uint64_t bytes, end;
   if (!pt_mul_u64(count, elem_size, &bytes) || !pt_add_u64(pos + 4, bytes, &end) || end > fb->len)
@@ -93,7 +95,8 @@ bool pf_fb_str_at(pf_fb *fb, uint64_t pos, pf_fb_str *out) {
   out->len = 0;
   uint32_t where = pos > UINT32_MAX ? UINT32_MAX : (uint32_t)pos;
   if (pos % 4 != 0) return pf_fb_bad(fb, where, "string is not 4-byte aligned");
-  if (pos + 4 > fb->len) return pf_fb_bad(fb, where, "string lies past the end of the buffer");
+  if (pos > fb->len || fb->len - pos < 4)
+    return pf_fb_bad(fb, where, "string lies past the end of the buffer");
   uint32_t n = pt_le32(fb->buf + pos);
   if ((uint64_t)pos + 4 + (uint64_t)n + 1 > fb->len)
     return pf_fb_bad(fb, where, "string runs past the end of the buffer");

@@ -11,6 +11,8 @@
 #include "format/pte.h"
 
 static const char *g_corpus;
+/* Corruptions per corpus file; PTERA_PTE_MUTATIONS=N raises it for soak runs. */
+static long g_mutations = 120;
 
 typedef struct parsed {
   uint8_t *buf;
@@ -224,6 +226,26 @@ static void test_legacy_constants(void) {
     CHECK(f->values[0].u.tensor->data_buffer_idx == 1 && f->values[1].u.tensor->data_buffer_idx == 2);
     CHECK(f->values[5].type == PF_VAL_INT && f->values[5].u.i == 1);
   }
+  /* Give the (empty) constant_segment.offsets two entries: now both the
+   * legacy constant_buffer and the segment claim the constants. */
+  if (p.st == PTERA_OK) {
+    pf_fb fb;
+    pf_fb_table root, cs;
+    pf_fb_vec offs;
+    CHECK(pf_fb_init(&fb, p.buf, p.size) && pf_fb_root(&fb, &root));
+    CHECK(pf_fb_table_field(&fb, &root, 5, &cs) && cs.present);
+    CHECK(pf_fb_vec_field(&fb, &cs, 1, 8, &offs) && offs.present && offs.count == 0);
+    if (offs.present && offs.pos + 20 <= p.size) {
+      pt_put_le32(p.buf + offs.pos, 2);
+      pt_arena a;
+      pf_pte q;
+      pt_err e;
+      pt_arena_init(&a, NULL);
+      CHECK(pf_pte_parse(p.buf, p.size, &a, &q, &e) == PTERA_INVALID_PROGRAM);
+      CHECK(strstr(e.msg, "constant_buffer") && strstr(e.msg, "constant_segment"));
+      pt_arena_release(&a);
+    }
+  }
   unload(&p);
 }
 
@@ -421,7 +443,8 @@ static void test_corpus_all(void) {
     /* Truncations, each in an exactly-sized heap block so ASan sees overreads. */
     uint64_t limit = p.pte.program_size ? p.pte.program_size : p.size;
     for (int k = 0; k < 48; k++) {
-      size_t cut = k < 24 ? (size_t)k * 3 : (size_t)(rnd() % (limit + 1));
+      size_t cut = k < 24 ? (size_t)k * 3
+                   : (size_t)(rnd() % ((k % 2 ? limit : (uint64_t)p.size) + 1));
       if (cut >= p.size) continue;
       uint8_t *t = malloc(cut ? cut : 1);
       if (!t) continue;
@@ -431,13 +454,18 @@ static void test_corpus_all(void) {
       free(t);
     }
     /* Seeded single-byte corruptions inside the flatbuffer. */
-    for (int k = 0; k < 120; k++) {
-      size_t at = (size_t)(rnd() % limit);
-      uint8_t old = p.buf[at];
-      p.buf[at] = (uint8_t)(k % 3 == 0 ? old ^ (1u << (rnd() % 8)) : rnd());
+    for (long k = 0; k < g_mutations; k++) {
+      size_t at[4];
+      uint8_t old[4];
+      int nb = k % 7 == 0 ? 4 : 1; /* mostly single bytes, sometimes four */
+      for (int j = 0; j < nb; j++) {
+        at[j] = (size_t)(rnd() % limit);
+        old[j] = p.buf[at[j]];
+        p.buf[at[j]] = (uint8_t)(k % 3 == 0 ? old[j] ^ (1u << (rnd() % 8)) : rnd());
+      }
       ptera_status st = parse_and_touch(p.buf, p.size);
       statuses[st == PTERA_OK ? 0 : st == PTERA_INVALID_PROGRAM ? 1 : 2]++;
-      p.buf[at] = old;
+      for (int j = nb - 1; j >= 0; j--) p.buf[at[j]] = old[j];
     }
     unload(&p);
   }
@@ -697,6 +725,26 @@ static void test_handbuilt(void) {
   build_mini(&m);
   pt_put_le32(m.b.b + m.dim_order, 1);
   expect_bad(&m, "rank 2");
+  /* Other instruction kinds reuse the KernelCall table: field 1 (the args
+   * reference) is then read as an int far beyond the chain / value table. */
+  build_mini(&m);
+  m.b.b[m.instr_type] = PF_INSTR_JUMP_FALSE;
+  expect_bad(&m, "jump destination");
+  build_mini(&m);
+  m.b.b[m.instr_type] = PF_INSTR_MOVE;
+  expect_bad(&m, "move destination value");
+  build_mini(&m);
+  m.b.b[m.instr_type] = PF_INSTR_FREE;
+  pt_put_le32(m.b.b + m.op_index, 1);
+  {
+    pt_arena_init(&a, NULL);
+    st = parse_mini(&m, &e, &x, &a);
+    CHECK(st == PTERA_OK && x.plans[0].chains[0].instrs[0].type == PF_INSTR_FREE);
+    CHECK(st == PTERA_OK && x.plans[0].chains[0].instrs[0].a == 1);
+    pt_arena_release(&a);
+  }
+  pt_put_le32(m.b.b + m.op_index, 2);
+  expect_bad(&m, "freed value 2");
   /* Misaligned table and identifier problems. */
   build_mini(&m);
   pt_put_le32(m.b.b, pt_le32(m.b.b) + 2);
@@ -765,6 +813,9 @@ static void test_flatbuf_api(void) {
   CHECK(pf_fb_vec_at(&fb, 16, 8, &v) && v.count == 2);
   CHECK(pf_fb_vec_u64(&fb, &v, 2) == 0 && pf_fb_vec_u32(&fb, &v, 0) == 0);
   CHECK(!pf_fb_vec_at(&fb, 18, 4, &v));
+  CHECK(!pf_fb_vec_at(&fb, UINT64_MAX - 3, 1, &v) && !pf_fb_vec_at(&fb, 64, 1, &v));
+  pf_fb_str s0;
+  CHECK(!pf_fb_table_at(&fb, UINT64_MAX - 3, &t) && !pf_fb_str_at(&fb, UINT64_MAX - 3, &s0));
   /* String without NUL. */
   pt_put_le32(buf + 40, 3);
   memcpy(buf + 44, "abcd", 4);
@@ -806,6 +857,8 @@ static void test_flatbuf_api(void) {
 
 int main(int argc, char **argv) {
   g_corpus = argc > 1 ? argv[1] : "../shared/corpus";
+  const char *mut = getenv("PTERA_PTE_MUTATIONS");
+  if (mut && atol(mut) > 0) g_mutations = atol(mut);
   test_flatbuf_api();
   test_handbuilt();
   test_add_model();
