@@ -179,6 +179,31 @@ static void test_linear_legacy(void) {
   }
   check_against_json(LINEAR, &d, b, size);
   pt_arena_release(&arena);
+
+  /* Legacy bounds: linear.bias (tensors[1]) is 12 bytes at offset 48 of a
+   * 64-byte segment; 52 still fits, 53 does not. */
+  pf_fb fb;
+  pf_fb_table root, t;
+  pf_fb_vec tensors;
+  uint32_t off_pos = 0;
+  CHECK(pf_fb_init(&fb, b, 0x30 + pt_le64(b + 24)) && pf_fb_root(&fb, &root) &&
+        pf_fb_vec_field(&fb, &root, 2, 4, &tensors) && pf_fb_vec_table(&fb, &tensors, 1, &t) &&
+        pf_fb_field_pos(&fb, &t, 5, 8, &off_pos) && off_pos != 0);
+  if (off_pos) {
+    CHECK(pt_le64(b + off_pos) == 48);
+    pt_put_le64(b + off_pos, 52);
+    pt_arena_init(&arena, NULL);
+    CHECK(parse(b, size, &arena, &d, &err) == PTERA_OK);
+    CHECK(find(&d, "linear.bias") && find(&d, "linear.bias")->data.ptr == b + 0x110 + 52);
+    pt_arena_release(&arena);
+    pt_put_le64(b + off_pos, 53);
+    CHECK(parse(b, size, &arena, &d, &err) == PTERA_INVALID_EXTERNAL_DATA);
+    CHECK(strstr(err.msg, "linear.bias") != NULL);
+    pt_arena_release(&arena);
+    pt_put_le64(b + off_pos, UINT64_MAX - 4);
+    CHECK(parse(b, size, &arena, &d, &err) == PTERA_INVALID_EXTERNAL_DATA);
+    pt_arena_release(&arena);
+  }
   free(b);
 }
 
