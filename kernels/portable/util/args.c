@@ -26,6 +26,14 @@ static ptera_status check_tensor_meta(ptera_kernel_ctx *ctx, const char *op, con
   if (ptera_dtype_size(t->dtype) == 0)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: '%s' has unknown dtype %u", op,
                              name, (unsigned)t->dtype);
+  unsigned seen = 0;
+  for (size_t d = 0; d < t->dim; d++) {
+    unsigned bit = t->dim_order[d] < t->dim ? 1u << t->dim_order[d] : 0u;
+    if (!bit || (seen & bit))
+      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                               "%s: '%s' has a dim order that is not a permutation", op, name);
+    seen |= bit;
+  }
   uint64_t n;
   if (!pt_numel(t->sizes, t->dim, &n) || n != t->numel)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
