@@ -22,7 +22,9 @@ void ptera_tensor_update_strides(ptera_tensor *t) {
   t->strides[t->dim_order[n - 1]] = 1;
   for (int i = n - 2; i >= 0; i--) {
     int d = t->dim_order[i], dn = t->dim_order[i + 1];
-    t->strides[d] = t->sizes[dn] == 0 ? t->strides[dn] : t->strides[dn] * t->sizes[dn];
+    int64_t st = t->sizes[dn] == 0 ? t->strides[dn] : (int64_t)t->strides[dn] * t->sizes[dn];
+    /* Callers keep numel below 2^31 (method load rejects larger tensors). */
+    t->strides[d] = st > INT32_MAX ? INT32_MAX : (int32_t)st;
   }
 }
 

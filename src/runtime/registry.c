@@ -13,7 +13,8 @@ static const ptera_backend *backends[PTERA_MAX_BACKENDS];
 static size_t backend_count;
 
 static bool name_eq(const char *a, const char *b, size_t blen) {
-  return strncmp(a, b, blen) == 0 && a[blen] == '\0';
+  /* b may hold NUL bytes (hostile names): compare lengths first. */
+  return strlen(a) == blen && memcmp(a, b, blen) == 0;
 }
 
 ptera_kernel_fn pr_find_kernel(const char *name, size_t len) {
