@@ -1,0 +1,154 @@
+/* Binary arithmetic, reductions and normalization kernels (branch k2).
+ * Expected values marked "torch" were computed with torch 1.13 and pasted here. */
+#include "kernel_test_util.h"
+
+#define F PTERA_DTYPE_FLOAT
+#define I32 PTERA_DTYPE_INT
+#define I64 PTERA_DTYPE_LONG
+
+static ptera_value *kt_str(const char *s) {
+  ptera_value *v = kt_val(PTERA_TAG_STRING);
+  v->u.str.ptr = s;
+  v->u.str.len = strlen(s);
+  return v;
+}
+
+static bool iarr32(const int32_t *got, const int32_t *want, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (got[i] != want[i]) {
+      printf("  [%zu] got %d want %d\n", i, got[i], want[i]);
+      return false;
+    }
+  return true;
+}
+static bool iarr64(const int64_t *got, const int64_t *want, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (got[i] != want[i]) {
+      printf("  [%zu] got %lld want %lld\n", i, (long long)got[i], (long long)want[i]);
+      return false;
+    }
+  return true;
+}
+
+static void test_binary_float(void) {
+  float a[5] = {-7.f, 7.f, -7.5f, 5.f, 0.5f}, b[5] = {2.f, -2.f, 2.f, 0.f, -3.f}, o[5];
+  ptera_value *out = KT_T(F, o, 5);
+  /* torch */
+  CHECK(KT_CALL("aten::atan2.out", KT_T(F, a, 5), KT_T(F, b, 5), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-1.292496681f, 1.849095940f, -1.310193896f, 1.570796371f, 2.976444006f}, 5, 1e-6));
+  CHECK(KT_CALL("aten::floor_divide.out", KT_T(F, a, 5), KT_T(F, b, 5), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-4, -4, -4, 0, -1}, 3, 0) && isinf(o[3]) && o[4] == -1);
+  CHECK(KT_CALL("aten::fmod.Tensor_out", KT_T(F, a, 5), KT_T(F, b, 5), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-1, 1, -1.5f, NAN, 0.5f}, 5, 0));
+  CHECK(KT_CALL("aten::remainder.Tensor_out", KT_T(F, a, 5), KT_T(F, b, 5), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1, -1, 0.5f, NAN, -2.5f}, 5, 0));
+  CHECK(KT_CALL("aten::div.out_mode", KT_T(F, a, 5), KT_T(F, b, 5), kt_str("trunc"), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-3, -3, -3}, 3, 0) && isinf(o[3]) && o[4] == 0 && signbit(o[4]));
+  CHECK(KT_CALL("aten::div.out_mode", KT_T(F, a, 5), KT_T(F, b, 5), kt_none(), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-3.5f, -3.5f, -3.75f}, 3, 0) && isinf(o[3]) && o[4] == 0.5f / -3.f);
+  /* maximum/minimum propagate NaN */
+  float m1[3] = {1, NAN, 3}, m2[3] = {2, 0, -1}, mo[3];
+  out = KT_T(F, mo, 3);
+  CHECK(KT_CALL("aten::maximum.out", KT_T(F, m1, 3), KT_T(F, m2, 3), out, out) == PTERA_OK);
+  CHECK(kt_farr(mo, (float[]){2, NAN, 3}, 3, 0));
+  CHECK(KT_CALL("aten::minimum.out", KT_T(F, m1, 3), KT_T(F, m2, 3), out, out) == PTERA_OK);
+  CHECK(kt_farr(mo, (float[]){1, NAN, -1}, 3, 0));
+  /* pow tensor-tensor (torch) */
+  float p1[2] = {2, 3}, p2[2] = {0.5f, -1}, po[2];
+  out = KT_T(F, po, 2);
+  CHECK(KT_CALL("aten::pow.Tensor_Tensor_out", KT_T(F, p1, 2), KT_T(F, p2, 2), out, out) == PTERA_OK);
+  CHECK(kt_farr(po, (float[]){1.4142135381698608f, 0.3333333432674408f}, 2, 1e-7));
+  /* atan2 of ints needs a floating out */
+  int32_t ia[1] = {1}, io[1];
+  out = KT_T(I32, io, 1);
+  CHECK(KT_CALL("aten::atan2.out", KT_T(I32, ia, 1), KT_T(I32, ia, 1), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::atan2.out") && kt_msg_has("out"));
+}
+
+static void test_binary_int(void) {
+  int32_t a[4] = {-7, 7, -8, 5}, b[4] = {2, -2, 3, -1}, o[4];
+  ptera_value *out = KT_T(I32, o, 4);
+  /* torch */
+  CHECK(KT_CALL("aten::floor_divide.out", KT_T(I32, a, 4), KT_T(I32, b, 4), out, out) == PTERA_OK);
+  CHECK(iarr32(o, (int32_t[]){-4, -4, -3, -5}, 4));
+  CHECK(KT_CALL("aten::remainder.Tensor_out", KT_T(I32, a, 4), KT_T(I32, b, 4), out, out) == PTERA_OK);
+  CHECK(iarr32(o, (int32_t[]){1, -1, 1, 0}, 4));
+  CHECK(KT_CALL("aten::fmod.Tensor_out", KT_T(I32, a, 4), KT_T(I32, b, 4), out, out) == PTERA_OK);
+  CHECK(iarr32(o, (int32_t[]){-1, 1, -2, 0}, 4));
+  CHECK(KT_CALL("aten::div.out_mode", KT_T(I32, a, 4), KT_T(I32, b, 4), kt_str("trunc"), out, out) == PTERA_OK);
+  CHECK(iarr32(o, (int32_t[]){-3, -3, -2, -5}, 4));
+  CHECK(KT_CALL("aten::div.out_mode", KT_T(I32, a, 4), KT_T(I32, b, 4), kt_str("floor"), out, out) == PTERA_OK);
+  CHECK(iarr32(o, (int32_t[]){-4, -4, -3, -5}, 4));
+  CHECK(KT_CALL("aten::remainder.Scalar_out", KT_T(I32, a, 4), kt_int(3), out, out) == PTERA_OK);
+  CHECK(iarr32(o, (int32_t[]){2, 1, 1, 2}, 4));
+  CHECK(KT_CALL("aten::fmod.Scalar_out", KT_T(I32, a, 4), kt_int(-3), out, out) == PTERA_OK);
+  CHECK(iarr32(o, (int32_t[]){-1, 1, -2, 2}, 4));
+  float fo[4];
+  ptera_value *fout = KT_T(F, fo, 4);
+  CHECK(KT_CALL("aten::div.Scalar_out", KT_T(I32, a, 4), kt_int(2), fout, fout) == PTERA_OK);
+  CHECK(kt_farr(fo, (float[]){-3.5f, 3.5f, -4, 2.5f}, 4, 0));
+  CHECK(KT_CALL("aten::div.Scalar_mode_out", KT_T(I32, a, 4), kt_dbl(2.5), kt_str("floor"), fout, fout) == PTERA_OK);
+  CHECK(kt_farr(fo, (float[]){-3, 2, -4, 2}, 4, 0));
+  /* minimum int8 [2] vs int16 [2,1] -> int16 [2,2] (torch) */
+  int8_t m1[2] = {1, 5};
+  int16_t m2[2] = {3, 2}, mo[4];
+  ptera_value *mout = KT_DYN(PTERA_DTYPE_SHORT, mo, 1, 1);
+  CHECK(KT_CALL("aten::minimum.out", KT_T(PTERA_DTYPE_CHAR, m1, 2), KT_T(PTERA_DTYPE_SHORT, m2, 2, 1), mout, mout) == PTERA_OK);
+  CHECK(mout->u.tensor->dim == 2 && mo[0] == 1 && mo[1] == 3 && mo[2] == 1 && mo[3] == 2);
+  /* pow: Scalar base, negative integer exponents (torch) */
+  int64_t e[4] = {0, 1, 3, -1}, lo[4];
+  ptera_value *lout = KT_T(I64, lo, 4);
+  CHECK(KT_CALL("aten::pow.Scalar_out", kt_int(2), KT_T(I64, e, 4), lout, lout) == PTERA_OK);
+  CHECK(iarr64(lo, (int64_t[]){1, 2, 8, 0}, 4));
+  int64_t pb[4] = {2, -1, 1, 3}, pe[4] = {-1, -3, -2, 2};
+  CHECK(KT_CALL("aten::pow.Tensor_Tensor_out", KT_T(I64, pb, 4), KT_T(I64, pe, 4), lout, lout) == PTERA_OK);
+  CHECK(iarr64(lo, (int64_t[]){0, -1, 1, 9}, 4));
+  float pf[2];
+  ptera_value *pfo = KT_T(F, pf, 2);
+  CHECK(KT_CALL("aten::pow.Scalar_out", kt_dbl(2.5), KT_T(I64, e, 2), pfo, pfo) == PTERA_OK);
+  CHECK(kt_farr(pf, (float[]){1, 2.5f}, 2, 0));
+  /* alpha ops (torch) */
+  int64_t r[2] = {1, 2}, ro[2];
+  ptera_value *rout = KT_T(I64, ro, 2);
+  CHECK(KT_CALL("aten::rsub.Scalar_out", KT_T(I64, r, 2), kt_int(10), kt_int(3), rout, rout) == PTERA_OK);
+  CHECK(ro[0] == 7 && ro[1] == 4);
+  CHECK(KT_CALL("aten::sub.Scalar_out", KT_T(I64, r, 2), kt_int(2), kt_int(3), rout, rout) == PTERA_OK);
+  CHECK(ro[0] == -5 && ro[1] == -4);
+  uint8_t u[2] = {1, 2};
+  float uo[2];
+  ptera_value *uout = KT_T(F, uo, 2);
+  CHECK(KT_CALL("aten::add.Scalar_out", KT_T(PTERA_DTYPE_BYTE, u, 2), kt_dbl(1.5), kt_int(2), uout, uout) == PTERA_OK);
+  CHECK(uo[0] == 4 && uo[1] == 5);
+  uint8_t bb[2] = {1, 0}, bo[2];
+  ptera_value *bout = KT_T(PTERA_DTYPE_BOOL, bo, 2);
+  CHECK(KT_CALL("aten::add.Scalar_out", KT_T(PTERA_DTYPE_BOOL, bb, 2), kt_bool(true), kt_bool(true), bout, bout) == PTERA_OK);
+  CHECK(bo[0] == 1 && bo[1] == 1);
+  /* errors */
+  int32_t z[4] = {1, 0, 1, 1};
+  CHECK(KT_CALL("aten::floor_divide.out", KT_T(I32, a, 4), KT_T(I32, z, 4), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::floor_divide.out") && kt_msg_has("division by zero"));
+  CHECK(KT_CALL("aten::remainder.Scalar_out", KT_T(I32, a, 4), kt_int(0), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::fmod.Tensor_out", KT_T(I32, a, 4), KT_T(I32, z, 4), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::fmod.Scalar_out", KT_T(PTERA_DTYPE_BOOL, bb, 2), kt_bool(true), bout, bout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::div.Scalar_mode_out", KT_T(I32, a, 4), kt_int(0), kt_str("trunc"), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::div.out_mode", KT_T(I32, a, 4), KT_T(I32, b, 4), kt_str("round"), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("rounding_mode"));
+  CHECK(KT_CALL("aten::div.out_mode", KT_T(I32, a, 4), KT_T(I32, b, 4), kt_int(1), out, out) == PTERA_INVALID_TYPE);
+  CHECK(KT_CALL("aten::div.Scalar_out", KT_T(I32, a, 4), kt_int(2), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::sub.Scalar_out", KT_T(PTERA_DTYPE_BOOL, bb, 2), kt_int(2), kt_int(1), rout, rout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::sub.Scalar_out"));
+  CHECK(KT_CALL("aten::rsub.Scalar_out", KT_T(I64, r, 2), kt_int(10), kt_dbl(0.5), rout, rout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("alpha"));
+  CHECK(KT_CALL("aten::add.Scalar_out", KT_T(I64, r, 2), kt_dbl(0.5), kt_int(1), rout, rout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::pow.Scalar_out", kt_bool(true), KT_T(PTERA_DTYPE_BOOL, bb, 2), bout, bout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::pow.Tensor_Tensor_out", KT_T(I64, r, 2), KT_T(I64, e, 4), lout, lout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::maximum.out", KT_T(F, fo, 4), KT_T(I32, a, 4), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::minimum.out", KT_T(F, fo, 4), kt_int(1), out, out) == PTERA_INVALID_TYPE);
+  CHECK(KT_CALL("aten::atan2.out", KT_T(F, fo, 4), KT_T(F, fo, 3), fout, fout) == PTERA_INVALID_ARGUMENT);
+}
+
+int main(void) {
+  test_binary_float();
+  test_binary_int();
+  return check_summary("kernels_k2");
+}
