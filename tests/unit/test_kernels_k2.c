@@ -147,8 +147,79 @@ static void test_binary_int(void) {
   CHECK(KT_CALL("aten::atan2.out", KT_T(F, fo, 4), KT_T(F, fo, 3), fout, fout) == PTERA_INVALID_ARGUMENT);
 }
 
+static void test_extremes(void) {
+  float x[6] = {1, 5, -2, 7, NAN, 0}, o[3];
+  ptera_value *out = KT_DYN(F, o, 3);
+  /* torch: amax(x, 1) = [5, nan]; amin(x, 0) = [1, nan, -2] */
+  CHECK(KT_CALL("aten::amax.out", KT_T(F, x, 2, 3), KT_IL(-1), kt_bool(false), out, out) == PTERA_OK);
+  CHECK(out->u.tensor->sizes[0] == 2 && o[0] == 5 && isnan(o[1]));
+  CHECK(KT_CALL("aten::amin.out", KT_T(F, x, 2, 3), KT_IL(0), kt_bool(false), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1, NAN, -2}, 3, 0));
+  float s[1];
+  ptera_value *so = KT_SCALAR(F, s);
+  CHECK(KT_CALL("aten::amax.out", KT_T(F, x, 2, 3), KT_IL0(), kt_bool(false), so, so) == PTERA_OK);
+  CHECK(isnan(s[0]));
+  CHECK(KT_CALL("aten::max.unary_out", KT_T(F, x, 3), so, so) == PTERA_OK && s[0] == 5);
+  CHECK(KT_CALL("aten::min.unary_out", KT_T(F, x, 3), so, so) == PTERA_OK && s[0] == -2);
+  /* int dims, keepdim, indices (torch) */
+  int64_t m[6] = {3, 1, 1, 0, 2, -5}, mv[3], mi[3];
+  ptera_value *vo = KT_T(I64, mv, 1, 3), *io = KT_T(I64, mi, 1, 3);
+  CHECK(KT_CALL("aten::min.dim_min", KT_T(I64, m, 2, 3), kt_int(0), kt_bool(true), vo, io, kt_none()) == PTERA_OK);
+  CHECK(iarr64(mv, (int64_t[]){0, 1, -5}, 3) && iarr64(mi, (int64_t[]){1, 0, 1}, 3));
+  float fv[2];
+  int64_t fi[2];
+  vo = KT_T(F, fv, 2);
+  io = KT_T(I64, fi, 2);
+  /* torch: max(x, 1) = ([5, nan], [1, 1]); ties keep the first index */
+  float t[6] = {1, 5, 5, NAN, 2, NAN};
+  CHECK(KT_CALL("aten::max.dim_max", KT_T(F, t, 2, 3), kt_int(1), kt_bool(false), vo, io, kt_none()) == PTERA_OK);
+  CHECK(fv[0] == 5 && isnan(fv[1]) && fi[0] == 1 && fi[1] == 0);
+  int64_t ai[2];
+  ptera_value *aout = KT_T(I64, ai, 2);
+  CHECK(KT_CALL("aten::argmin.out", KT_T(I64, m, 2, 3), kt_int(1), kt_bool(false), aout, aout) == PTERA_OK);
+  CHECK(ai[0] == 1 && ai[1] == 2);
+  ptera_value *as = KT_SCALAR(I64, ai);
+  CHECK(KT_CALL("aten::argmin.out", KT_T(I64, m, 2, 3), kt_none(), kt_bool(false), as, as) == PTERA_OK && ai[0] == 5);
+  /* cumsum (torch): int8 along 0; float along 1; int8 to Long with dtype */
+  int8_t c[6] = {1, 2, 3, 4, 5, 6}, co[6];
+  ptera_value *cout = KT_T(PTERA_DTYPE_CHAR, co, 2, 3);
+  CHECK(KT_CALL("aten::cumsum.out", KT_T(PTERA_DTYPE_CHAR, c, 2, 3), kt_int(0), kt_none(), cout, cout) == PTERA_OK);
+  CHECK(co[0] == 1 && co[2] == 3 && co[3] == 5 && co[5] == 9);
+  int64_t cl[6];
+  ptera_value *clo = KT_T(I64, cl, 2, 3);
+  CHECK(KT_CALL("aten::cumsum.out", KT_T(PTERA_DTYPE_CHAR, c, 2, 3), kt_int(-1), kt_int(PTERA_DTYPE_LONG), clo, clo) == PTERA_OK);
+  CHECK(iarr64(cl, (int64_t[]){1, 3, 6, 4, 9, 15}, 6));
+  /* channels-last-like dim order: logical [2,3] stored transposed */
+  float cf[6] = {1.5f, 4, 2, 5, 3, 6}, cfo[6];
+  ptera_value *cin = kt_tensor(F, cf, sizeof cf, 2, (const int32_t[]){2, 3}, (const uint8_t[]){1, 0}, 0);
+  ptera_value *cfout = KT_T(F, cfo, 2, 3);
+  CHECK(KT_CALL("aten::cumsum.out", cin, kt_int(1), kt_none(), cfout, cfout) == PTERA_OK);
+  CHECK(kt_farr(cfo, (float[]){1.5f, 3.5f, 6.5f, 4, 9, 15}, 6, 0));
+  /* cummin (torch): values [3,1,1,nan,nan], indices [0,1,2,3,3] */
+  float cm[5] = {3, 1, 1, NAN, 0}, cmv[5];
+  int64_t cmi[5];
+  ptera_value *cmvo = KT_T(F, cmv, 5), *cmio = KT_T(I64, cmi, 5);
+  CHECK(KT_CALL("aten::cummin.out", KT_T(F, cm, 5), kt_int(0), cmvo, cmio, kt_none()) == PTERA_OK);
+  CHECK(kt_farr(cmv, (float[]){3, 1, 1, NAN, NAN}, 5, 0) && iarr64(cmi, (int64_t[]){0, 1, 2, 3, 3}, 5));
+  /* errors */
+  CHECK(KT_CALL("aten::amax.out", KT_T(F, x, 2, 3), KT_IL(2), kt_bool(false), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::amax.out") && kt_msg_has("dim"));
+  CHECK(KT_CALL("aten::amin.out", KT_T(F, x, 2, 3), KT_IL(0), kt_bool(false), aout, aout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::max.unary_out", KT_T(F, x, 0), so, so) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::min.unary_out", KT_T(F, x, 2), kt_int(0), kt_none()) == PTERA_INVALID_TYPE);
+  CHECK(KT_CALL("aten::max.dim_max", KT_T(F, t, 2, 3), kt_int(1), kt_bool(false), vo, vo, kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("max_values"));
+  CHECK(KT_CALL("aten::min.dim_min", KT_T(F, t, 2, 0), kt_int(1), kt_bool(false), vo, io, kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::argmin.out", KT_T(F, t, 2, 3), kt_int(-3), kt_bool(false), aout, aout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::cumsum.out", KT_T(F, cf, 6), kt_int(0), kt_none(), cout, cout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::cumsum.out", KT_T(F, cf, 6), kt_int(1), kt_none(), cfout, cfout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::cummin.out", KT_T(F, cm, 5), kt_int(0), cmvo, cmvo, kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("indices"));
+}
+
 int main(void) {
   test_binary_float();
   test_binary_int();
+  test_extremes();
   return check_summary("kernels_k2");
 }
