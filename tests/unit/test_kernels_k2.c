@@ -217,9 +217,44 @@ static void test_extremes(void) {
   CHECK(kt_msg_has("indices"));
 }
 
+static void test_prod_var(void) {
+  int32_t a[6] = {1, 2, 3, 4, 5, 6};
+  int64_t lo[2];
+  ptera_value *out = KT_T(I64, lo, 2);
+  /* torch: prod(dim=1) = [6, 120] */
+  CHECK(KT_CALL("aten::prod.int_out", KT_T(I32, a, 2, 3), kt_int(1), kt_bool(false), kt_int(PTERA_DTYPE_LONG), out, out) == PTERA_OK);
+  CHECK(lo[0] == 6 && lo[1] == 120);
+  float f[3] = {1.5f, 2, -1}, s[1];
+  ptera_value *so = KT_SCALAR(F, s);
+  CHECK(KT_CALL("aten::prod.out", KT_T(F, f, 3), kt_none(), so, so) == PTERA_OK && s[0] == -3);
+  CHECK(KT_CALL("aten::prod.out", KT_T(F, f, 0), kt_none(), so, so) == PTERA_OK && s[0] == 1);
+  /* var (torch) */
+  float x[6] = {1, 2, 4, 3, 5, 9}, v[3], m[3];
+  ptera_value *vo = KT_DYN(F, v, 3);
+  CHECK(KT_CALL("aten::var.out", KT_T(F, x, 2, 3), KT_IL(1), kt_bool(true), kt_bool(false), vo, vo) == PTERA_OK);
+  CHECK(vo->u.tensor->sizes[0] == 2 && kt_farr(v, (float[]){2.3333332538604736f, 9.333333015441895f}, 2, 1e-6));
+  CHECK(KT_CALL("aten::var.correction_out", KT_T(F, x, 2, 3), kt_none(), kt_int(0), kt_bool(false), so, so) == PTERA_OK);
+  CHECK(kt_close(s[0], 6.666666507720947, 1e-6));
+  CHECK(KT_CALL("aten::var.correction_out", KT_T(F, x, 2, 3), KT_IL(1), kt_int(3), kt_bool(false), vo, vo) == PTERA_OK);
+  CHECK(isinf(v[0]) && isinf(v[1]));
+  ptera_value *vk = KT_T(F, v, 1, 3), *mk = KT_T(F, m, 1, 3);
+  CHECK(KT_CALL("aten::var_mean.correction_out", KT_T(F, x, 2, 3), KT_IL(0), kt_int(0), kt_bool(true), vk, mk, kt_none()) == PTERA_OK);
+  CHECK(kt_farr(v, (float[]){1, 2.25f, 6.25f}, 3, 1e-6) && kt_farr(m, (float[]){2, 3.5f, 6.5f}, 3, 0));
+  /* errors */
+  CHECK(KT_CALL("aten::var.out", KT_T(I32, a, 6), kt_none(), kt_bool(true), kt_bool(false), vo, vo) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::var.out") && kt_msg_has("self"));
+  CHECK(KT_CALL("aten::var_mean.correction_out", KT_T(F, x, 2, 3), KT_IL(0), kt_int(0), kt_bool(true), vk, out, kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("out1"));
+  CHECK(KT_CALL("aten::var.correction_out", KT_T(F, x, 2, 3), KT_IL(0), kt_dbl(0.5), kt_bool(true), vk, vk) == PTERA_INVALID_TYPE);
+  CHECK(KT_CALL("aten::prod.int_out", KT_T(I32, a, 2, 3), kt_int(2), kt_bool(false), kt_none(), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::prod.out", KT_T(F, f, 3), kt_none(), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::prod.out"));
+}
+
 int main(void) {
   test_binary_float();
   test_binary_int();
   test_extremes();
+  test_prod_var();
   return check_summary("kernels_k2");
 }
