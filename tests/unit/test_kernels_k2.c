@@ -251,10 +251,34 @@ static void test_prod_var(void) {
   CHECK(kt_msg_has("aten::prod.out"));
 }
 
+static void test_topk(void) {
+  /* torch: topk([1,3,3,nan,2], 3) = ([nan,3,3], [3,1,2]); largest=False: ([1,2,3], [0,4,1])
+   * (torch 1.13 gives index 2 for the tied 3 there; ties are unspecified, ptera keeps index order) */
+  float x[5] = {1, 3, 3, NAN, 2}, v[3];
+  int64_t i[3];
+  ptera_value *vo = KT_T(F, v, 3), *io = KT_T(I64, i, 3);
+  CHECK(KT_CALL("aten::topk.values", KT_T(F, x, 5), kt_int(3), kt_int(-1), kt_bool(true), kt_bool(true), vo, io, kt_none()) == PTERA_OK);
+  CHECK(isnan(v[0]) && v[1] == 3 && v[2] == 3 && iarr64(i, (int64_t[]){3, 1, 2}, 3));
+  CHECK(KT_CALL("aten::topk.values", KT_T(F, x, 5), kt_int(3), kt_int(0), kt_bool(false), kt_bool(true), vo, io, kt_none()) == PTERA_OK);
+  CHECK(kt_farr(v, (float[]){1, 2, 3}, 3, 0) && iarr64(i, (int64_t[]){0, 4, 1}, 3));
+  /* along dim 0 of a [3,2] int tensor, k = 2 */
+  int32_t a[6] = {5, -1, 7, 4, 6, 9}, av[4];
+  int64_t ai[4];
+  ptera_value *avo = KT_DYN(I32, av, 1, 1), *aio = KT_DYN(I64, ai, 1, 1);
+  CHECK(KT_CALL("aten::topk.values", KT_T(I32, a, 3, 2), kt_int(2), kt_int(0), kt_bool(true), kt_bool(true), avo, aio, kt_none()) == PTERA_OK);
+  CHECK(avo->u.tensor->sizes[0] == 2 && iarr32(av, (int32_t[]){7, 9, 6, 4}, 4) && iarr64(ai, (int64_t[]){1, 2, 2, 1}, 4));
+  /* errors */
+  CHECK(KT_CALL("aten::topk.values", KT_T(F, x, 5), kt_int(6), kt_int(-1), kt_bool(true), kt_bool(true), vo, io, kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::topk.values") && kt_msg_has("'k'"));
+  CHECK(KT_CALL("aten::topk.values", KT_T(F, x, 5), kt_int(3), kt_int(-1), kt_bool(true), kt_bool(true), vo, vo, kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::topk.values", KT_T(F, x, 5), kt_int(3), kt_int(1), kt_bool(true), kt_bool(true), vo, io, kt_none()) == PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_binary_float();
   test_binary_int();
   test_extremes();
   test_prod_var();
+  test_topk();
   return check_summary("kernels_k2");
 }
