@@ -1,6 +1,8 @@
+/* aten::add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) */
 /* aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/binop.h"
 
 ptera_status pk_add_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::add.out";
@@ -47,4 +49,34 @@ ptera_status pk_add_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs)
     }
   }
   return PTERA_OK;
+}
+
+static float add_f32(float a, float b, float al) {
+  float y = al * b; /* separate statement: no FMA */
+  return a + y;
+}
+static double add_f64(double a, double b, double al) {
+  double y = al * b;
+  return a + y;
+}
+static bool add_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
+  *r = pk_wadd(a, pk_wmul(al, b));
+  return true;
+}
+static const pk_binop add_fn = {add_f32, add_f64, add_i64};
+
+ptera_status pk_add_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "aten::add.Scalar_out";
+  ptera_tensor *a, *out;
+  pk_scalar s, alpha;
+  int common;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 5));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &a));
+  PK_TRY(pk_get_scalar(ctx, op, args, 1, "other", &s));
+  PK_TRY(pk_get_scalar(ctx, op, args, 2, "alpha", &alpha));
+  PK_TRY(pk_get_tensor(ctx, op, args, 3, "out", &out));
+  PK_TRY(pk_scalar_prepare(ctx, op, a, &s, out, &common));
+  PK_TRY(pk_check_alpha(ctx, op, &alpha, common));
+  pk_scalar_tensor st;
+  return pk_binop_run(ctx, op, a, pk_scalar_tensor_init(&st, &s), out, common, &alpha, &add_fn, "");
 }

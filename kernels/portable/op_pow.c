@@ -1,6 +1,10 @@
+/* aten::pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out)
+ * aten::pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out)
+ * Integer negative exponents from a tensor follow PyTorch: 1 -> 1, -1 -> +-1, else 0. */
 /* aten::pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/binop.h"
 
 static int64_t ipow(int64_t base, int64_t e) {
   int64_t r = 1;
@@ -60,4 +64,40 @@ ptera_status pk_pow_tensor_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args,
     }
   }
   return PTERA_OK;
+}
+
+static float tt_f32(float a, float b, float al) { (void)al; return powf(a, b); }
+static double tt_f64(double a, double b, double al) { (void)al; return pow(a, b); }
+static bool tt_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
+  (void)al;
+  if (b < 0) {
+    *r = a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+  } else {
+    *r = ipow(a, b);
+  }
+  return true;
+}
+static const pk_binop pow_fn = {tt_f32, tt_f64, tt_i64};
+
+ptera_status pk_pow_tensor_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  return pk_binop_tt_kernel(ctx, "aten::pow.Tensor_Tensor_out", args, nargs, "exponent", &pow_fn,
+                            PK_BINOP_NO_BOOL, "");
+}
+
+ptera_status pk_pow_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "aten::pow.Scalar_out";
+  ptera_tensor *e, *out;
+  pk_scalar s;
+  int common;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
+  PK_TRY(pk_get_scalar(ctx, op, args, 0, "self", &s));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "exponent", &e));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
+  PK_TRY(pk_check_real_or_bool(ctx, op, "exponent", e));
+  common = pk_promote_scalar(e->dtype, &s);
+  PK_TRY(pk_binop_no_bool(ctx, op, common));
+  PK_TRY(pk_check_can_cast(ctx, op, common, "out", out));
+  PK_TRY(pk_resize_like(ctx, op, "out", out, e));
+  pk_scalar_tensor st;
+  return pk_binop_run(ctx, op, pk_scalar_tensor_init(&st, &s), e, out, common, NULL, &pow_fn, "");
 }
