@@ -84,6 +84,9 @@ static ptera_status load_tensor(ptera_method *m, uint32_t idx, const pf_tensor *
     return failv(m, idx, PTERA_NOT_SUPPORTED, "tensor has storage offset %d (only 0 is supported)",
                  t->storage_offset);
   if (t->nbytes > SIZE_MAX) return failv(m, idx, PTERA_NOT_SUPPORTED, "tensor too large");
+  if (!pt_strides_fit(t->sizes, t->dim_order, t->dim))
+    return failv(m, idx, PTERA_NOT_SUPPORTED,
+                 "tensor has a stride over 2^31-1 elements (strides are 32-bit)");
   ptera_tensor *rt = pt_arena_alloc(&m->arena, sizeof *rt, 16);
   if (!rt) return failv(m, idx, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   rt->dim = t->dim;
