@@ -13,7 +13,9 @@ static const ptera_backend *backends[PTERA_MAX_BACKENDS];
 static size_t backend_count;
 
 static bool name_eq(const char *a, const char *b, size_t blen) {
-  return strncmp(a, b, blen) == 0 && a[blen] == '\0';
+  /* b comes from a file and may hold a NUL before blen: compare lengths
+   * first so a is never read past its terminator. */
+  return strlen(a) == blen && memcmp(a, b, blen) == 0;
 }
 
 ptera_kernel_fn pr_find_kernel(const char *name, size_t len) {
