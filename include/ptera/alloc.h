@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -18,7 +20,7 @@ typedef struct ptera_allocator {
 } ptera_allocator;
 
 /* The platform default allocator (never NULL). */
-const ptera_allocator *ptera_default_allocator(void);
+PTERA_API const ptera_allocator *ptera_default_allocator(void);
 
 #ifdef __cplusplus
 }

@@ -26,7 +26,7 @@ typedef struct ptera_compile_spec {
 /* Read-only access to named blobs (the .pte's named_data and attached .ptd
  * files, .ptd first). Returns NotFound when the key is absent. */
 typedef struct ptera_named_data ptera_named_data;
-ptera_status ptera_named_data_get(const ptera_named_data *map, const char *key, size_t key_len,
+PTERA_API ptera_status ptera_named_data_get(const ptera_named_data *map, const char *key, size_t key_len,
                                   const void **out_data, size_t *out_size);
 
 typedef struct ptera_backend_init_ctx {
@@ -59,11 +59,11 @@ typedef struct ptera_backend {
 /* Registers a backend (the struct must outlive its use). Wrong ABI version:
  * NotSupported; duplicate name: InvalidArgument; more than
  * PTERA_MAX_BACKENDS: OutOfResources. */
-ptera_status ptera_register_backend(const ptera_backend *backend);
+PTERA_API ptera_status ptera_register_backend(const ptera_backend *backend);
 
-size_t ptera_backend_count(void);
-const ptera_backend *ptera_backend_at(size_t index);
-const ptera_backend *ptera_find_backend(const char *name, size_t name_len);
+PTERA_API size_t ptera_backend_count(void);
+PTERA_API const ptera_backend *ptera_backend_at(size_t index);
+PTERA_API const ptera_backend *ptera_find_backend(const char *name, size_t name_len);
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,7 @@ typedef ptera_status (*ptera_kernel_fn)(ptera_kernel_ctx *ctx, ptera_value **arg
 
 /* Records a message for the user (the runtime prefixes the op, method and
  * instruction) and returns status. */
-ptera_status ptera_kernel_fail(ptera_kernel_ctx *ctx, ptera_status status, const char *fmt, ...)
+PTERA_API ptera_status ptera_kernel_fail(ptera_kernel_ctx *ctx, ptera_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -31,10 +31,10 @@ ptera_status ptera_kernel_fail(ptera_kernel_ctx *ctx, ptera_status status, const
 
 /* Scratch memory valid until the kernel returns; NULL when the method's temp
  * arena is exhausted (fail with MemoryAllocationFailed then). */
-void *ptera_kernel_temp(ptera_kernel_ctx *ctx, size_t size, size_t align);
+PTERA_API void *ptera_kernel_temp(ptera_kernel_ctx *ctx, size_t size, size_t align);
 
 /* The operator name being run ("aten::add.out"). */
-const char *ptera_kernel_op_name(const ptera_kernel_ctx *ctx);
+PTERA_API const char *ptera_kernel_op_name(const ptera_kernel_ctx *ctx);
 
 typedef struct ptera_kernel_entry {
   const char *name; /* "ns::op.overload" or "ns::op" */
@@ -45,14 +45,14 @@ typedef struct ptera_kernel_entry {
  * must outlive every method loaded afterwards. Duplicate names give
  * RegistrationAlreadyRegistered; a full registry gives
  * RegistrationExceedingMaxKernels. */
-ptera_status ptera_register_kernels(const ptera_kernel_entry *entries, size_t count);
+PTERA_API ptera_status ptera_register_kernels(const ptera_kernel_entry *entries, size_t count);
 
 /* Looks a kernel up by its full name; NULL if none. */
-ptera_kernel_fn ptera_find_kernel(const char *name, size_t name_len);
+PTERA_API ptera_kernel_fn ptera_find_kernel(const char *name, size_t name_len);
 
 /* Built-in and user kernels, for listing (index 0..count-1). */
-size_t ptera_kernel_count(void);
-const char *ptera_kernel_name(size_t index);
+PTERA_API size_t ptera_kernel_count(void);
+PTERA_API const char *ptera_kernel_name(size_t index);
 
 #ifdef __cplusplus
 }

@@ -29,38 +29,38 @@ typedef struct ptera_method_options {
 /* Loads a method: materialises values, resolves every operator and backend.
  * Returns a handle in *out even on failure (read ptera_method_errmsg, then
  * destroy it), unless memory for the handle ran out. options may be NULL. */
-ptera_status ptera_method_create(ptera_program *program, const char *name,
+PTERA_API ptera_status ptera_method_create(ptera_program *program, const char *name,
                                  const ptera_method_options *options, ptera_method **out);
-void ptera_method_destroy(ptera_method *method);
-const char *ptera_method_errmsg(const ptera_method *method);
+PTERA_API void ptera_method_destroy(ptera_method *method);
+PTERA_API const char *ptera_method_errmsg(const ptera_method *method);
 
-size_t ptera_method_input_count(const ptera_method *method);
-size_t ptera_method_output_count(const ptera_method *method);
+PTERA_API size_t ptera_method_input_count(const ptera_method *method);
+PTERA_API size_t ptera_method_output_count(const ptera_method *method);
 
 /* Tensor input: data is laid out in the method tensor's dim order. A
  * memory-planned input is copied in; an unplanned one points at data, which
  * must outlive execution. sizes may differ from the program's only for
  * dynamic-shape inputs (within their bound). */
-ptera_status ptera_method_set_input_tensor(ptera_method *method, size_t index, ptera_dtype dtype,
+PTERA_API ptera_status ptera_method_set_input_tensor(ptera_method *method, size_t index, ptera_dtype dtype,
                                            size_t dim, const int32_t *sizes, const void *data,
                                            size_t nbytes);
 /* Scalar inputs must equal the value the program was exported with. */
-ptera_status ptera_method_set_input_int(ptera_method *method, size_t index, int64_t value);
-ptera_status ptera_method_set_input_double(ptera_method *method, size_t index, double value);
-ptera_status ptera_method_set_input_bool(ptera_method *method, size_t index, bool value);
-ptera_status ptera_method_set_input_none(ptera_method *method, size_t index);
+PTERA_API ptera_status ptera_method_set_input_int(ptera_method *method, size_t index, int64_t value);
+PTERA_API ptera_status ptera_method_set_input_double(ptera_method *method, size_t index, double value);
+PTERA_API ptera_status ptera_method_set_input_bool(ptera_method *method, size_t index, bool value);
+PTERA_API ptera_status ptera_method_set_input_none(ptera_method *method, size_t index);
 
 /* Storage for an unplanned output tensor (at least its nbytes). */
-ptera_status ptera_method_set_output_buffer(ptera_method *method, size_t index, void *data,
+PTERA_API ptera_status ptera_method_set_output_buffer(ptera_method *method, size_t index, void *data,
                                             size_t size);
 
 /* Runs every instruction. Makes no heap allocation. */
-ptera_status ptera_method_execute(ptera_method *method);
+PTERA_API ptera_status ptera_method_execute(ptera_method *method);
 
 /* The output value (valid until the next execute or destroy). */
-const ptera_value *ptera_method_output(const ptera_method *method, size_t index);
+PTERA_API const ptera_value *ptera_method_output(const ptera_method *method, size_t index);
 /* The input value as bound. */
-const ptera_value *ptera_method_input(const ptera_method *method, size_t index);
+PTERA_API const ptera_value *ptera_method_input(const ptera_method *method, size_t index);
 
 #ifdef __cplusplus
 }

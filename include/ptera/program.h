@@ -38,29 +38,29 @@ typedef int (*ptera_read_fn)(void *user_data, uint64_t offset, void *dst, size_t
  * ptera_program_errmsg() from it, then destroy it (SQLite's open pattern).
  * options may be NULL. */
 /* Maps the file read-only (zero copy). */
-ptera_status ptera_program_load_file(const char *path, const ptera_load_options *options,
+PTERA_API ptera_status ptera_program_load_file(const char *path, const ptera_load_options *options,
                                      ptera_program **out);
 /* Uses the caller's bytes in place when 16-byte aligned (copies otherwise);
  * they must outlive the program. */
-ptera_status ptera_program_load_buffer(const void *data, size_t size,
+PTERA_API ptera_status ptera_program_load_buffer(const void *data, size_t size,
                                        const ptera_load_options *options, ptera_program **out);
 /* Reads size bytes through read into library memory. */
-ptera_status ptera_program_load_callback(ptera_read_fn read, void *user_data, uint64_t size,
+PTERA_API ptera_status ptera_program_load_callback(ptera_read_fn read, void *user_data, uint64_t size,
                                          const ptera_load_options *options, ptera_program **out);
-void ptera_program_destroy(ptera_program *program);
+PTERA_API void ptera_program_destroy(ptera_program *program);
 
 /* The last error's message ("" when none). */
-const char *ptera_program_errmsg(const ptera_program *program);
+PTERA_API const char *ptera_program_errmsg(const ptera_program *program);
 
 /* Attaches a .ptd (FlatTensor) file; EXTERNAL tensors are resolved by key
  * across every attached file, and a key present in two files is an error.
  * Attach before creating methods. */
-ptera_status ptera_program_attach_data_file(ptera_program *program, const char *path);
-ptera_status ptera_program_attach_data_buffer(ptera_program *program, const void *data, size_t size);
+PTERA_API ptera_status ptera_program_attach_data_file(ptera_program *program, const char *path);
+PTERA_API ptera_status ptera_program_attach_data_buffer(ptera_program *program, const void *data, size_t size);
 
 /* Methods, in file order. */
-size_t ptera_program_method_count(const ptera_program *program);
-const char *ptera_program_method_name(const ptera_program *program, size_t index);
+PTERA_API size_t ptera_program_method_count(const ptera_program *program);
+PTERA_API const char *ptera_program_method_name(const ptera_program *program, size_t index);
 
 typedef struct ptera_method_info {
   const char *name;
@@ -87,21 +87,21 @@ typedef struct ptera_io_info {
 } ptera_io_info;
 
 /* NotFound when the method does not exist; InvalidArgument for a bad index. */
-ptera_status ptera_program_method_info(const ptera_program *program, const char *method,
+PTERA_API ptera_status ptera_program_method_info(const ptera_program *program, const char *method,
                                        ptera_method_info *out);
-ptera_status ptera_program_method_input(const ptera_program *program, const char *method,
+PTERA_API ptera_status ptera_program_method_input(const ptera_program *program, const char *method,
                                         size_t index, ptera_io_info *out);
-ptera_status ptera_program_method_output(const ptera_program *program, const char *method,
+PTERA_API ptera_status ptera_program_method_output(const ptera_program *program, const char *method,
                                          size_t index, ptera_io_info *out);
-ptera_status ptera_program_method_buffer_size(const ptera_program *program, const char *method,
+PTERA_API ptera_status ptera_program_method_buffer_size(const ptera_program *program, const char *method,
                                               size_t index, uint64_t *out);
 /* Operator k of a method: name ("aten::add") and overload ("out", or "" when
  * the default overload). */
-ptera_status ptera_program_method_operator(const ptera_program *program, const char *method,
+PTERA_API ptera_status ptera_program_method_operator(const ptera_program *program, const char *method,
                                            size_t index, const char **out_name,
                                            const char **out_overload);
 /* Delegate id k of a method. */
-ptera_status ptera_program_method_delegate(const ptera_program *program, const char *method,
+PTERA_API ptera_status ptera_program_method_delegate(const ptera_program *program, const char *method,
                                            size_t index, const char **out);
 
 #ifdef __cplusplus

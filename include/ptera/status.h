@@ -2,6 +2,8 @@
 #ifndef PTERA_STATUS_H
 #define PTERA_STATUS_H
 
+#include "export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,7 +33,7 @@ typedef enum ptera_status {
 } ptera_status;
 
 /* ExecuTorch's name for a status ("InvalidProgram"); "Unknown" otherwise. */
-const char *ptera_status_name(ptera_status status);
+PTERA_API const char *ptera_status_name(ptera_status status);
 
 #ifdef __cplusplus
 }

@@ -50,9 +50,9 @@ typedef enum ptera_dtype {
 } ptera_dtype;
 
 /* Element size in bytes; 0 for a code outside 0..29. */
-size_t ptera_dtype_size(int dtype);
+PTERA_API size_t ptera_dtype_size(int dtype);
 /* "Float", "Long", ... ; "Unknown" outside 0..29. */
-const char *ptera_dtype_name(int dtype);
+PTERA_API const char *ptera_dtype_name(int dtype);
 
 typedef enum ptera_dynamism {
   PTERA_SHAPE_STATIC = 0,
@@ -79,14 +79,14 @@ typedef struct ptera_tensor {
 #define PTERA_TENSOR_CONST 2u    /* data is read-only program or .ptd data */
 
 /* Bytes of data (numel * element size). */
-size_t ptera_tensor_nbytes(const ptera_tensor *t);
+PTERA_API size_t ptera_tensor_nbytes(const ptera_tensor *t);
 /* Recomputes strides from sizes and dim_order (EXECUTION.md §4.2). */
-void ptera_tensor_update_strides(ptera_tensor *t);
+PTERA_API void ptera_tensor_update_strides(ptera_tensor *t);
 /* Out-variant resize: STATIC needs equal sizes, DYNAMIC_BOUND needs the same
  * rank and numel within capacity. Returns NotSupported otherwise. */
-ptera_status ptera_tensor_resize(ptera_tensor *t, size_t dim, const int32_t *sizes);
+PTERA_API ptera_status ptera_tensor_resize(ptera_tensor *t, size_t dim, const int32_t *sizes);
 /* True when dim_order is 0..dim-1. */
-bool ptera_tensor_is_contiguous(const ptera_tensor *t);
+PTERA_API bool ptera_tensor_is_contiguous(const ptera_tensor *t);
 
 /* Value tags (ExecuTorch runtime tags). */
 typedef enum ptera_tag {
@@ -103,7 +103,7 @@ typedef enum ptera_tag {
   PTERA_TAG_LIST_OPTIONAL_TENSOR = 11
 } ptera_tag;
 
-const char *ptera_tag_name(int tag);
+PTERA_API const char *ptera_tag_name(int tag);
 
 typedef struct ptera_value ptera_value;
 

@@ -1,0 +1,27 @@
+/* aten::mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out): [n,k] @ [k,m]. */
+#include "builtin.h"
+#include "portable/util/matmul.h"
+#include "portable/util/pk.h"
+
+ptera_status pk_mm_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "aten::mm.out";
+  ptera_tensor *a, *b, *out;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &a));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "mat2", &b));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
+  PK_TRY(pk_check_real(ctx, op, "self", a));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", a, "mat2", b));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", a, "out", out));
+  if (a->dim != 2 || b->dim != 2 || a->sizes[1] != b->sizes[0]) {
+    char s1[96], s2[96];
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: cannot multiply 'self' %s by 'mat2' %s (need [n, k] and [k, m])",
+                             op, pk_fmt_shape(s1, sizeof s1, a->sizes, a->dim),
+                             pk_fmt_shape(s2, sizeof s2, b->sizes, b->dim));
+  }
+  int32_t sizes[2] = {a->sizes[0], b->sizes[1]};
+  PK_TRY(pk_resize(ctx, op, "out", out, 2, sizes));
+  pk_matmul(a, b, out, NULL, 1.0, 0.0);
+  return PTERA_OK;
+}

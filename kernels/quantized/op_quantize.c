@@ -1,0 +1,48 @@
+/* quantized_decomposed::quantize_per_tensor.out(Tensor input, float scale, int zero_point,
+ * int quant_min, int quant_max, ScalarType dtype, *, Tensor(a!) out):
+ * q = clamp(zero_point + nearbyint(x * (1/scale)), quant_min, quant_max), in float as
+ * ExecuTorch does (inv_scale = 1.0f / (float)scale). */
+#include "builtin.h"
+#include "quantized/quant_util.h"
+
+ptera_status pk_quantize_per_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "quantized_decomposed::quantize_per_tensor.out";
+  ptera_tensor *in, *out;
+  double scale;
+  int64_t zp, qmin, qmax;
+  int dtype;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 8));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
+  PK_TRY(pk_get_double(ctx, op, args, 1, "scale", &scale));
+  PK_TRY(pk_get_int(ctx, op, args, 2, "zero_point", &zp));
+  PK_TRY(pk_get_int(ctx, op, args, 3, "quant_min", &qmin));
+  PK_TRY(pk_get_int(ctx, op, args, 4, "quant_max", &qmax));
+  PK_TRY(pk_get_dtype(ctx, op, args, 5, "dtype", &dtype));
+  PK_TRY(pk_get_tensor(ctx, op, args, 6, "out", &out));
+  PK_TRY(pk_check_float(ctx, op, "input", in));
+  PK_TRY(pk_check_quant_range(ctx, op, dtype, qmin, qmax));
+  PK_TRY(pk_check_dtype(ctx, op, "out", out, dtype));
+  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  float inv = 1.0f / (float)scale;
+  float zf = (float)(int32_t)zp;
+  pk_iter it;
+  const ptera_tensor *ins[1] = {in};
+  pk_iter_init(&it, out, ins, 1);
+  PK_ITER_FOR(it) {
+    const char *xp = PK_PTR(in->data, it, 1);
+    float prod = in->dtype == PTERA_DTYPE_DOUBLE ? (float)((double)inv * *(const double *)xp)
+                                                 : inv * pk_load_f32(xp, in->dtype);
+    float q = zf + nearbyintf(prod);
+    int64_t v;
+    if (q != q)
+      v = qmin; /* NaN has no meaningful quantization; ExecuTorch's cast is undefined here */
+    else if (q <= (float)qmin)
+      v = qmin;
+    else if (q >= (float)qmax)
+      v = qmax;
+    else
+      v = (int64_t)q;
+    pk_store_i64(PK_PTR(out->data, it, 0), dtype, v);
+  }
+  return PTERA_OK;
+}
