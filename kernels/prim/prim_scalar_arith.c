@@ -91,7 +91,7 @@ ptera_status pk_prim_truediv_scalar(ptera_kernel_ctx *ctx, ptera_value **args, s
 ptera_status pk_prim_mod_scalar(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "executorch_prim::mod.Scalar";
   ptera_value *ret;
-  int64_t a, b;
+  int64_t a = 0, b = 0;
   PK_TRY(int_pair(ctx, op, args, nargs, &ret, &a, &b));
   PK_TRY(int_div_check(ctx, op, a, b));
   pk_prim_set_int(ret, a % b);
@@ -101,7 +101,7 @@ ptera_status pk_prim_mod_scalar(ptera_kernel_ctx *ctx, ptera_value **args, size_
 ptera_status pk_prim_floordiv_int(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "executorch_prim::floordiv.int";
   ptera_value *ret;
-  int64_t a, b;
+  int64_t a = 0, b = 0;
   PK_TRY(int_pair(ctx, op, args, nargs, &ret, &a, &b));
   PK_TRY(int_div_check(ctx, op, a, b));
   pk_prim_set_int(ret, a / b); /* truncating, as upstream */
@@ -111,7 +111,7 @@ ptera_status pk_prim_floordiv_int(ptera_kernel_ctx *ctx, ptera_value **args, siz
 ptera_status pk_prim_mod_int(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "executorch_prim::mod.int";
   ptera_value *ret;
-  int64_t a, b;
+  int64_t a = 0, b = 0;
   PK_TRY(int_pair(ctx, op, args, nargs, &ret, &a, &b));
   PK_TRY(int_div_check(ctx, op, a, b));
   pk_prim_set_int(ret, a % b);
@@ -120,7 +120,7 @@ ptera_status pk_prim_mod_int(ptera_kernel_ctx *ctx, ptera_value **args, size_t n
 
 ptera_status pk_prim_sym_max_scalar(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   ptera_value *ret;
-  int64_t a, b;
+  int64_t a = 0, b = 0;
   PK_TRY(int_pair(ctx, "executorch_prim::sym_max.Scalar", args, nargs, &ret, &a, &b));
   pk_prim_set_int(ret, a > b ? a : b);
   return PTERA_OK;
@@ -128,7 +128,7 @@ ptera_status pk_prim_sym_max_scalar(ptera_kernel_ctx *ctx, ptera_value **args, s
 
 ptera_status pk_prim_sym_min_scalar(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   ptera_value *ret;
-  int64_t a, b;
+  int64_t a = 0, b = 0;
   PK_TRY(int_pair(ctx, "executorch_prim::sym_min.Scalar", args, nargs, &ret, &a, &b));
   pk_prim_set_int(ret, a < b ? a : b);
   return PTERA_OK;

@@ -41,10 +41,10 @@ static ptera_status run_kernel(ptera_method *m, const pf_instr *in, uint32_t k) 
   pt_err_clear(&m->err);
   st = m->kernels[in->a](&ctx, argv, in->nargs);
   if (st != PTERA_OK) {
-    if (!m->err.msg[0]) pt_fail(&m->err, st, "failed");
+    /* Kernel messages start with the op name. */
+    if (!m->err.msg[0]) pt_fail(&m->err, st, "%s failed", m->op_names[in->a]);
     m->err.status = st;
-    pt_err_prefix(&m->err, "method '%s' instruction %u (%s)", m->plan->name.ptr, k,
-                  m->op_names[in->a]);
+    pt_err_prefix(&m->err, "method '%s' instruction %u", m->plan->name.ptr, k);
   }
   return st;
 }

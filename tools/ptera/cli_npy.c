@@ -75,7 +75,7 @@ int cli_npy_load(const char *path, int expect_dtype, cli_array *out, char *msg, 
 }
 
 int cli_npy_save(const char *path, const cli_array *a, char *msg, size_t msg_size) {
-  char sdescr[16];
+  char sdescr[32];
   const char *descr;
   if (a->dtype < 0) {
     snprintf(sdescr, sizeof sdescr, "|S%zu", a->nbytes ? a->nbytes : 1);

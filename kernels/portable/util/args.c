@@ -157,7 +157,7 @@ ptera_status pk_get_opt_int_list(ptera_kernel_ctx *ctx, const char *op, ptera_va
 
 ptera_status pk_get_dtype(ptera_kernel_ctx *ctx, const char *op, ptera_value **args, size_t i,
                           const char *name, int *out) {
-  int64_t d;
+  int64_t d = 0;
   PK_TRY(pk_get_int(ctx, op, args, i, name, &d));
   if (d < 0 || d >= PTERA_DTYPE_COUNT)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: '%s' is not a dtype code: %lld", op,

@@ -1,0 +1,68 @@
+/* cadence::quantize_per_tensor.out(Tensor input, float scale, int zero_point,
+ * int quant_min, int quant_max, ScalarType dtype, *, Tensor(a!) out)
+ *
+ * As the generic host kernel: out[i] = clamp((float)zp + nearbyintf(inv * x[i])),
+ * with inv = (float)(1.0 / scale) (the reciprocal in double, rounded to float),
+ * zp narrowed to int32, and the clamp to the limits of out's dtype. quant_min,
+ * quant_max and dtype are accepted but unused (the kernel dispatches on out's
+ * dtype). Input: Float. Out: Byte, Char, Short, UInt16, Bits16 or Int. */
+#include "cadence/cadence_util.h"
+
+#define QUANT_LOOP(ctype, lo, hi)                                                  \
+  do {                                                                             \
+    ctype *o = (ctype *)out->data;                                                 \
+    for (size_t i = 0; i < n; i++) o[i] = (ctype)pkc_quantize(x[i], inv, zp, lo, hi); \
+  } while (0)
+
+ptera_status pk_cadence_quantize_per_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args,
+                                                size_t nargs) {
+  static const char op[] = "cadence::quantize_per_tensor.out";
+  ptera_tensor *in = NULL, *out = NULL, *ret = NULL;
+  double scale = 0;
+  int64_t zero_point = 0, qmin = 0, qmax = 0, dtype = 0;
+  PKC_TRY(pkc_nargs(ctx, op, nargs, 8));
+  PKC_TRY(pkc_tensor(ctx, op, args, 0, "input", &in));
+  PKC_TRY(pkc_double(ctx, op, args, 1, "scale", &scale));
+  PKC_TRY(pkc_int(ctx, op, args, 2, "zero_point", &zero_point));
+  PKC_TRY(pkc_int(ctx, op, args, 3, "quant_min", &qmin));
+  PKC_TRY(pkc_int(ctx, op, args, 4, "quant_max", &qmax));
+  PKC_TRY(pkc_int(ctx, op, args, 5, "dtype", &dtype));
+  PKC_TRY(pkc_tensor(ctx, op, args, 6, "out", &out));
+  PKC_TRY(pkc_tensor(ctx, op, args, 7, "return", &ret));
+  (void)qmin;
+  (void)qmax;
+  (void)dtype;
+  (void)ret;
+
+  if (in->dtype != PTERA_DTYPE_FLOAT)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: input must be Float, got %s", op,
+                             ptera_dtype_name(in->dtype));
+  switch (out->dtype) {
+    case PTERA_DTYPE_BYTE: case PTERA_DTYPE_CHAR: case PTERA_DTYPE_SHORT:
+    case PTERA_DTYPE_UINT16: case PTERA_DTYPE_BITS16: case PTERA_DTYPE_INT:
+      break;
+    default:
+      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                               "%s: out dtype %s not supported (Byte, Char, Short, UInt16, "
+                               "Bits16, Int)", op, ptera_dtype_name(out->dtype));
+  }
+  if (ptera_tensor_resize(out, in->dim, in->sizes) != PTERA_OK)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: out cannot be resized to the input's shape", op);
+  if (out->numel != in->numel || !pkc_same_dim_order(in, out))
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: out must have the input's shape and dim order", op);
+
+  const float inv = (float)(1.0 / scale);
+  const int32_t zp = pkc_wrap_i32(zero_point);
+  const float *x = (const float *)in->data;
+  const size_t n = in->numel;
+  switch (out->dtype) {
+    case PTERA_DTYPE_BYTE: QUANT_LOOP(uint8_t, 0, UINT8_MAX); break;
+    case PTERA_DTYPE_CHAR: QUANT_LOOP(int8_t, INT8_MIN, INT8_MAX); break;
+    case PTERA_DTYPE_SHORT: QUANT_LOOP(int16_t, INT16_MIN, INT16_MAX); break;
+    case PTERA_DTYPE_UINT16: case PTERA_DTYPE_BITS16: QUANT_LOOP(uint16_t, 0, UINT16_MAX); break;
+    default: QUANT_LOOP(int32_t, INT32_MIN, INT32_MAX); break;
+  }
+  return PTERA_OK;
+}

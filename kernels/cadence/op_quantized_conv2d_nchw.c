@@ -1,0 +1,230 @@
+/* cadence::quantized_conv2d_nchw.per_tensor_out(Tensor input, Tensor weight, Tensor bias,
+ * int[] stride, SymInt[] padding, int[] dilation, int groups, int input_zero_point,
+ * int weight_zero_point, float bias_scale, float out_scale, int out_zero_point,
+ * int out_multiplier, int out_shift, *, Tensor(a!) out)
+ *
+ * As the generic host kernel (conv2d_nchw_core_generic, quantized):
+ *   acc = (float)bias[oc]; for ic, kh, kw (in that order, taps outside the
+ *   input skipped): acc += (float)(in - in_zp) * (float)(w - w_zp)   [float32,
+ *   one rounding per product and per sum, no FMA];
+ *   out = clamp((float)out_zp + nearbyintf((1.0f / (float)out_scale) *
+ *                                          ((float)bias_scale * acc)))
+ * to the limits of out's dtype. in_zp and out_zp are narrowed to the activation
+ * type as the reference does; weight_zero_point must lie in [-128, 127] (the
+ * reference checks it). out_multiplier and out_shift are unused.
+ * Dtypes (input, weight, out): (Byte, Byte, Byte), (Char, Char, Char),
+ * (Short, Short, Short), (Short, Char, Short); bias Int. A 3-D input
+ * [n, c, w] with weight [oc, wc, k] is a 1-D convolution (height 1, using
+ * stride[1], padding[1], dilation[1] along the width). Tensors must be
+ * contiguous; out is resized to [n, oc, oh, ow] from the usual formula.
+ *
+ * Product and sum are separate statements so no compiler fuses them into an
+ * FMA under ISO C (-std=c11: GCC's -ffp-contract=off, Clang contracts only
+ * within an expression). For 8-bit and W8A16 operands every product is exact
+ * in float32 anyway; only all-Short convolutions would change under fusion
+ * (e.g. a gnu11 build with FMA hardware). */
+#include "cadence/cadence_util.h"
+
+typedef struct conv_params {
+  int64_t n, c, h, w, oc, wc, wh, ww, oh, ow;
+  int64_t s0, s1, p0, p1, d0, d1, groups;
+  int32_t in_zp, w_zp, out_zp;
+  float bias_scale, inv_out_scale;
+  int64_t lo, hi;
+} conv_params;
+
+#define DEFINE_CONV(name, IT, WT, OT)                                                            \
+  static void name(const conv_params *p, const IT *in, const WT *wt, const int32_t *bias,       \
+                   OT *out) {                                                                    \
+    const int64_t ocpg = p->oc / p->groups, icpg = p->c / p->groups;                             \
+    for (int64_t b = 0; b < p->n; b++) {                                                         \
+      const IT *in_b = in + (size_t)(b * p->c * p->h * p->w);                                    \
+      OT *out_b = out + (size_t)(b * p->oc * p->oh * p->ow);                                     \
+      for (int64_t g = 0; g < p->groups; g++) {                                                  \
+        const int64_t sic = g * icpg, soc = g * ocpg;                                            \
+        for (int64_t o = soc; o < soc + ocpg; o++) {                                             \
+          OT *out_plane = out_b + (size_t)(o * p->oh * p->ow);                                   \
+          const WT *w_o = wt + (size_t)(o * p->wc * p->wh * p->ww);                              \
+          for (int64_t y = 0; y < p->oh; y++) {                                                  \
+            for (int64_t x = 0; x < p->ow; x++) {                                                \
+              float acc = (float)bias[o];                                                        \
+              for (int64_t ic = sic; ic < sic + icpg; ic++) {                                    \
+                const IT *in_plane = in_b + (size_t)(ic * p->h * p->w);                          \
+                const WT *w_plane = w_o + (size_t)((ic - sic) * p->wh * p->ww);                  \
+                for (int64_t ky = 0; ky < p->wh; ky++) {                                         \
+                  const int64_t iy = y * p->s0 + p->d0 * ky - p->p0;                             \
+                  if (iy < 0 || iy >= p->h) continue;                                            \
+                  for (int64_t kx = 0; kx < p->ww; kx++) {                                       \
+                    const int64_t ix = x * p->s1 + p->d1 * kx - p->p1;                           \
+                    if (ix < 0 || ix >= p->w) continue;                                          \
+                    const float lhs = (float)((int32_t)in_plane[iy * p->w + ix] - p->in_zp);     \
+                    const float rhs = (float)((int32_t)w_plane[ky * p->ww + kx] - p->w_zp);      \
+                    const float prod = lhs * rhs;                                                \
+                    acc = acc + prod;                                                            \
+                  }                                                                              \
+                }                                                                                \
+              }                                                                                  \
+              const float val = p->bias_scale * acc;                                             \
+              out_plane[y * p->ow + x] =                                                         \
+                  (OT)pkc_quantize(val, p->inv_out_scale, p->out_zp, p->lo, p->hi);              \
+            }                                                                                    \
+          }                                                                                      \
+        }                                                                                        \
+      }                                                                                          \
+    }                                                                                            \
+  }
+
+DEFINE_CONV(conv_u8, uint8_t, uint8_t, uint8_t)
+DEFINE_CONV(conv_i8, int8_t, int8_t, int8_t)
+DEFINE_CONV(conv_i16, int16_t, int16_t, int16_t)
+DEFINE_CONV(conv_i16_w8, int16_t, int8_t, int16_t)
+
+static ptera_status check_list(ptera_kernel_ctx *ctx, const char *op, const char *name,
+                               const int64_t *v, int64_t min) {
+  for (int k = 0; k < 2; k++)
+    if (v[k] < min || v[k] > INT16_MAX)
+      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: %s[%d] = %lld outside [%lld, %d]",
+                               op, name, k, (long long)v[k], (long long)min, INT16_MAX);
+  return PTERA_OK;
+}
+
+ptera_status pk_cadence_quantized_conv2d_nchw_per_tensor_out(ptera_kernel_ctx *ctx,
+                                                             ptera_value **args, size_t nargs) {
+  static const char op[] = "cadence::quantized_conv2d_nchw.per_tensor_out";
+  ptera_tensor *in = NULL, *wt = NULL, *bias = NULL, *out = NULL, *ret = NULL;
+  int64_t stride[2] = {0, 0}, padding[2] = {0, 0}, dilation[2] = {0, 0};
+  int64_t groups = 0, in_zp = 0, w_zp = 0, out_zp = 0, out_mult = 0, out_shift = 0;
+  double bias_scale = 0, out_scale = 0;
+  PKC_TRY(pkc_nargs(ctx, op, nargs, 16));
+  PKC_TRY(pkc_tensor(ctx, op, args, 0, "input", &in));
+  PKC_TRY(pkc_tensor(ctx, op, args, 1, "weight", &wt));
+  PKC_TRY(pkc_tensor(ctx, op, args, 2, "bias", &bias));
+  PKC_TRY(pkc_int_list(ctx, op, args, 3, "stride", 2, stride));
+  PKC_TRY(pkc_int_list(ctx, op, args, 4, "padding", 2, padding));
+  PKC_TRY(pkc_int_list(ctx, op, args, 5, "dilation", 2, dilation));
+  PKC_TRY(pkc_int(ctx, op, args, 6, "groups", &groups));
+  PKC_TRY(pkc_int(ctx, op, args, 7, "input_zero_point", &in_zp));
+  PKC_TRY(pkc_int(ctx, op, args, 8, "weight_zero_point", &w_zp));
+  PKC_TRY(pkc_double(ctx, op, args, 9, "bias_scale", &bias_scale));
+  PKC_TRY(pkc_double(ctx, op, args, 10, "out_scale", &out_scale));
+  PKC_TRY(pkc_int(ctx, op, args, 11, "out_zero_point", &out_zp));
+  PKC_TRY(pkc_int(ctx, op, args, 12, "out_multiplier", &out_mult));
+  PKC_TRY(pkc_int(ctx, op, args, 13, "out_shift", &out_shift));
+  PKC_TRY(pkc_tensor(ctx, op, args, 14, "out", &out));
+  PKC_TRY(pkc_tensor(ctx, op, args, 15, "return", &ret));
+  (void)out_mult;
+  (void)out_shift;
+  (void)ret;
+
+  /* dtypes */
+  enum { K_U8, K_I8, K_I16, K_I16_W8 } kind;
+  if (out->dtype == PTERA_DTYPE_SHORT && in->dtype == PTERA_DTYPE_SHORT &&
+      wt->dtype == PTERA_DTYPE_CHAR) {
+    kind = K_I16_W8;
+  } else if (in->dtype == out->dtype && wt->dtype == out->dtype &&
+             (out->dtype == PTERA_DTYPE_BYTE || out->dtype == PTERA_DTYPE_CHAR ||
+              out->dtype == PTERA_DTYPE_SHORT)) {
+    kind = out->dtype == PTERA_DTYPE_BYTE ? K_U8 : out->dtype == PTERA_DTYPE_CHAR ? K_I8 : K_I16;
+  } else {
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: unsupported dtypes input %s, weight %s, out %s (supported: "
+                             "all Byte, all Char, all Short, or Short/Char/Short)",
+                             op, ptera_dtype_name(in->dtype), ptera_dtype_name(wt->dtype),
+                             ptera_dtype_name(out->dtype));
+  }
+  if (bias->dtype != PTERA_DTYPE_INT)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: bias must be Int, got %s", op,
+                             ptera_dtype_name(bias->dtype));
+
+  /* shapes */
+  const bool conv1d = in->dim == 3;
+  if ((in->dim != 3 && in->dim != 4) || wt->dim != in->dim || out->dim != in->dim)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: input, weight and out must all be 4-D (or all 3-D), got %u, %u, %u",
+                             op, (unsigned)in->dim, (unsigned)wt->dim, (unsigned)out->dim);
+  if (!ptera_tensor_is_contiguous(in) || !ptera_tensor_is_contiguous(wt) ||
+      !ptera_tensor_is_contiguous(out) || !ptera_tensor_is_contiguous(bias))
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: tensors must be contiguous (NCHW)",
+                             op);
+  PKC_TRY(check_list(ctx, op, "stride", stride, 1));
+  PKC_TRY(check_list(ctx, op, "padding", padding, 0));
+  PKC_TRY(check_list(ctx, op, "dilation", dilation, 1));
+  if (groups < 1 || groups > INT16_MAX)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: groups %lld outside [1, %d]", op,
+                             (long long)groups, INT16_MAX);
+  const int32_t wzp32 = pkc_wrap_i32(w_zp);
+  if (wzp32 < -128 || wzp32 > 127)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: weight_zero_point %lld must be in [-128, 127]", op,
+                             (long long)w_zp);
+
+  conv_params p;
+  p.n = in->sizes[0];
+  p.c = in->sizes[1];
+  p.h = conv1d ? 1 : in->sizes[2];
+  p.w = conv1d ? in->sizes[2] : in->sizes[3];
+  p.oc = wt->sizes[0];
+  p.wc = wt->sizes[1];
+  p.wh = conv1d ? 1 : wt->sizes[2];
+  p.ww = conv1d ? wt->sizes[2] : wt->sizes[3];
+  p.s0 = stride[0];
+  p.s1 = stride[1];
+  p.p0 = padding[0];
+  p.p1 = padding[1];
+  p.d0 = dilation[0];
+  p.d1 = dilation[1];
+  p.groups = groups;
+  if (p.c % groups != 0 || p.oc % groups != 0 || p.wc != p.c / groups)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: channels do not match groups (input %lld, weight [%lld, %lld], "
+                             "groups %lld)",
+                             op, (long long)p.c, (long long)p.oc, (long long)p.wc,
+                             (long long)groups);
+  if ((size_t)bias->numel != (size_t)p.oc)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: bias has %zu elements, expected %lld",
+                             op, bias->numel, (long long)p.oc);
+  if (p.wh < 1 || p.ww < 1)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: empty kernel", op);
+  const int64_t span_h = p.h + 2 * p.p0 - p.d0 * (p.wh - 1) - 1;
+  const int64_t span_w = p.w + 2 * p.p1 - p.d1 * (p.ww - 1) - 1;
+  if ((!conv1d && span_h < 0) || span_w < 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: kernel larger than the padded input", op);
+  p.oh = conv1d ? 1 : span_h / p.s0 + 1;
+  p.ow = span_w / p.s1 + 1;
+  if (p.oh > INT32_MAX || p.ow > INT32_MAX)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: output too large", op);
+  int32_t osizes[4];
+  osizes[0] = (int32_t)p.n;
+  osizes[1] = (int32_t)p.oc;
+  if (conv1d) {
+    osizes[2] = (int32_t)p.ow;
+  } else {
+    osizes[2] = (int32_t)p.oh;
+    osizes[3] = (int32_t)p.ow;
+  }
+  if (ptera_tensor_resize(out, in->dim, osizes) != PTERA_OK)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: out cannot be resized to the convolution's output shape", op);
+
+  /* quantization parameters, narrowed as the reference narrows them */
+  const bool w8 = kind == K_I16_W8;
+  const int bits = kind == K_U8 ? 8 : kind == K_I8 ? 8 : 16;
+  const bool is_signed = kind != K_U8;
+  p.in_zp = pkc_wrap_bits(pkc_wrap_i32(in_zp), bits, is_signed);
+  p.w_zp = w8 ? pkc_wrap_bits(wzp32, 8, true) : wzp32;
+  p.out_zp = pkc_wrap_bits(pkc_wrap_i32(out_zp), bits, is_signed);
+  p.bias_scale = (float)bias_scale;
+  p.inv_out_scale = 1.0f / (float)out_scale;
+  p.lo = kind == K_U8 ? 0 : kind == K_I8 ? INT8_MIN : INT16_MIN;
+  p.hi = kind == K_U8 ? UINT8_MAX : kind == K_I8 ? INT8_MAX : INT16_MAX;
+
+  const int32_t *bp = (const int32_t *)bias->data;
+  switch (kind) {
+    case K_U8: conv_u8(&p, in->data, wt->data, bp, out->data); break;
+    case K_I8: conv_i8(&p, in->data, wt->data, bp, out->data); break;
+    case K_I16: conv_i16(&p, in->data, wt->data, bp, out->data); break;
+    case K_I16_W8: conv_i16_w8(&p, in->data, wt->data, bp, out->data); break;
+  }
+  return PTERA_OK;
+}
