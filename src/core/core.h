@@ -91,8 +91,5 @@ PT_FUNC uint16_t pt_float_to_bf16(float f);
 
 /* numel of sizes with overflow check; false on overflow or a negative size. */
 PT_FUNC bool pt_numel(const int32_t *sizes, size_t dim, uint64_t *out);
-/* Whether every stride of a tensor with these sizes and dim order (a
- * permutation of 0..dim-1) fits in int32_t, as ptera_tensor strides must. */
-PT_FUNC bool pt_strides_fit(const int32_t *sizes, const uint8_t *dim_order, size_t dim);
 
 #endif

@@ -22,24 +22,10 @@ void ptera_tensor_update_strides(ptera_tensor *t) {
   t->strides[t->dim_order[n - 1]] = 1;
   for (int i = n - 2; i >= 0; i--) {
     int d = t->dim_order[i], dn = t->dim_order[i + 1];
-    /* 64-bit product, saturated: sizes come from files, and a stride past
-     * INT32_MAX must not be undefined behaviour (loaders reject such
-     * tensors; see pt_strides_fit). */
-    int64_t s = t->sizes[dn] == 0 ? t->strides[dn] : (int64_t)t->strides[dn] * t->sizes[dn];
-    t->strides[d] = s > INT32_MAX ? INT32_MAX : (int32_t)s;
+    int64_t st = t->sizes[dn] == 0 ? t->strides[dn] : (int64_t)t->strides[dn] * t->sizes[dn];
+    /* Callers keep numel below 2^31 (method load rejects larger tensors). */
+    t->strides[d] = st > INT32_MAX ? INT32_MAX : (int32_t)st;
   }
-}
-
-bool pt_strides_fit(const int32_t *sizes, const uint8_t *dim_order, size_t dim) {
-  int64_t stride = 1;
-  for (size_t i = dim; i-- > 1;) {
-    int32_t n = sizes[dim_order[i]];
-    if (n < 0) return false;
-    if (n == 0) continue;
-    stride *= n;
-    if (stride > INT32_MAX) return false;
-  }
-  return true;
 }
 
 bool ptera_tensor_is_contiguous(const ptera_tensor *t) {

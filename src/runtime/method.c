@@ -182,6 +182,11 @@ ptera_status ptera_method_set_input_tensor(ptera_method *m, size_t index, ptera_
   if (t->flags & PTERA_TENSOR_PLANNED) {
     if (need) memcpy(t->data, data, need);
   } else {
+    size_t align = ptera_dtype_size(t->dtype);
+    if (align > 1 && ((uintptr_t)data & (align - 1)))
+      return pt_fail(&m->err, PTERA_INVALID_ARGUMENT,
+                     "input %zu of method '%s': data must be aligned to %zu bytes", index,
+                     m->plan->name.ptr, align);
     t->data = (void *)(uintptr_t)data;
   }
   m->input_set[index] = true;
@@ -247,6 +252,10 @@ ptera_status ptera_method_set_output_buffer(ptera_method *m, size_t index, void 
   if (t->flags & (PTERA_TENSOR_PLANNED | PTERA_TENSOR_CONST))
     return pt_fail(&m->err, PTERA_INVALID_STATE,
                    "output %zu already has memory (planned or constant)", index);
+  size_t align = ptera_dtype_size(t->dtype);
+  if (align > 1 && ((uintptr_t)data & (align - 1)))
+    return pt_fail(&m->err, PTERA_INVALID_ARGUMENT, "output %zu: data must be aligned to %zu bytes",
+                   index, align);
   if (size < t->capacity || (!data && t->capacity))
     return pt_fail(&m->err, PTERA_INVALID_ARGUMENT, "output %zu needs %zu bytes, %zu given", index,
                    t->capacity, size);

@@ -95,10 +95,12 @@ static ptera_status load_tensor(ptera_method *m, uint32_t idx, const pf_tensor *
   if (t->storage_offset != 0)
     return failv(m, idx, PTERA_NOT_SUPPORTED, "tensor has storage offset %d (only 0 is supported)",
                  t->storage_offset);
-  if (t->nbytes > SIZE_MAX) return failv(m, idx, PTERA_NOT_SUPPORTED, "tensor too large");
-  if (!pt_strides_fit(t->sizes, t->dim_order, t->dim))
+  uint64_t numel = 1;
+  for (uint8_t d = 0; d < t->dim; d++) numel *= (uint64_t)t->sizes[d]; /* nbytes did not overflow */
+  if (t->nbytes > SIZE_MAX || numel > INT32_MAX)
     return failv(m, idx, PTERA_NOT_SUPPORTED,
-                 "tensor has a stride over 2^31-1 elements (strides are 32-bit)");
+                 "tensor has %llu elements (%llu bytes); the limit is 2^31-1 elements",
+                 (unsigned long long)numel, (unsigned long long)t->nbytes);
   ptera_tensor *rt = pt_arena_alloc(&m->arena, sizeof *rt, 16);
   if (!rt) return failv(m, idx, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   rt->dim = t->dim;
@@ -106,8 +108,7 @@ static ptera_status load_tensor(ptera_method *m, uint32_t idx, const pf_tensor *
   rt->dynamism = t->dynamism;
   memcpy(rt->sizes, t->sizes, sizeof rt->sizes);
   memcpy(rt->dim_order, t->dim_order, sizeof rt->dim_order);
-  rt->numel = 1;
-  for (uint8_t d = 0; d < t->dim; d++) rt->numel *= (size_t)t->sizes[d];
+  rt->numel = (size_t)numel;
   rt->capacity = (size_t)t->nbytes;
   ptera_tensor_update_strides(rt);
   *out = rt;
@@ -145,6 +146,13 @@ static ptera_status load_tensor(ptera_method *m, uint32_t idx, const pf_tensor *
     rt->data = (void *)(uintptr_t)src; /* read-only program or .ptd data */
     rt->flags = PTERA_TENSOR_CONST;
   }
+  /* Kernels load elements in place: data must be aligned to its element size. */
+  size_t align = ptera_dtype_size(t->scalar_type);
+  if (rt->data && align > 1 && ((uintptr_t)rt->data & (align - 1)))
+    return failv(m, idx, PTERA_INVALID_PROGRAM,
+                 "%s tensor data at %s is not aligned to its %zu-byte elements",
+                 ptera_dtype_name(t->scalar_type), planned ? "a planned offset" : "its file offset",
+                 align);
   return PTERA_OK;
 }
 

@@ -13,8 +13,7 @@ static const ptera_backend *backends[PTERA_MAX_BACKENDS];
 static size_t backend_count;
 
 static bool name_eq(const char *a, const char *b, size_t blen) {
-  /* b comes from a file and may hold a NUL before blen: compare lengths
-   * first so a is never read past its terminator. */
+  /* b may hold NUL bytes (hostile names): compare lengths first. */
   return strlen(a) == blen && memcmp(a, b, blen) == 0;
 }
 

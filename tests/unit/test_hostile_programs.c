@@ -270,10 +270,10 @@ static void test_count_size_overflow(void) {
   pt_put_le32(p.f.b + p.sizes_vec + 8, 0x7fffffffu);
   p.f.b[p.scalar_type] = PTERA_DTYPE_DOUBLE;
   expect_prog("numel * 8 past 2^64", &p, LOAD, PTERA_INVALID_PROGRAM, NULL);
-  /* The same shape as Float fits 64 bits; the unplanned tensor has no
-   * memory, so the method loads and fails only for want of a kernel. */
+  /* The same shape as Float fits 64 bits but not the 2^31-1 element limit
+   * (strides are 32-bit). */
   p.f.b[p.scalar_type] = PTERA_DTYPE_FLOAT;
-  expect_prog("2^62 floats, unplanned", &p, CREATE, PTERA_OPERATOR_MISSING, NULL);
+  expect_prog("2^62 floats", &p, CREATE, PTERA_NOT_SUPPORTED, "2^31-1 elements");
 }
 
 static void test_offsets_past_end(void) {
