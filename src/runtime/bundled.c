@@ -139,6 +139,10 @@ static ptera_status compare(ptera_bundled *b, uint32_t k, const pf_bvalue *e, co
   size_t n = ptera_tensor_nbytes(t);
   if (n == 0) return PTERA_OK;
   const uint8_t *o = t->data;
+  /* A program can free its own output (a FREE instruction) or leave an
+   * unplanned one unbound. */
+  if (!o)
+    return pt_fail(&b->err, PTERA_INVALID_STATE, "output %u has no data to compare", k);
   bool floating = t->dtype == PTERA_DTYPE_FLOAT || t->dtype == PTERA_DTYPE_DOUBLE ||
                   t->dtype == PTERA_DTYPE_HALF || t->dtype == PTERA_DTYPE_BFLOAT16;
   if (!floating) {

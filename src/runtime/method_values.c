@@ -60,6 +60,12 @@ static ptera_status external_data(ptera_method *m, uint32_t idx, const pf_tensor
   return PTERA_OK;
 }
 
+/* The alignment an element of dtype needs (its size, at most 8). */
+static size_t elem_align(int dtype) {
+  size_t n = ptera_dtype_size(dtype);
+  return n == 0 ? 1 : n > 8 ? 8 : n;
+}
+
 static ptera_status planned_address(ptera_method *m, uint32_t idx, const pf_tensor *t,
                                     uint8_t **out) {
   if (t->memory_id == 0 || t->memory_id >= m->nbuffers)
@@ -72,6 +78,12 @@ static ptera_status planned_address(ptera_method *m, uint32_t idx, const pf_tens
                  "tensor of %llu bytes at offset %llu does not fit planned buffer %u (%llu bytes)",
                  (unsigned long long)t->nbytes, (unsigned long long)t->memory_offset,
                  t->memory_id - 1, (unsigned long long)m->buffer_sizes[t->memory_id]);
+  if (t->nbytes && ((uintptr_t)(m->buffers[t->memory_id] + t->memory_offset) &
+                    (elem_align(t->scalar_type) - 1)))
+    return failv(m, idx, PTERA_INVALID_PROGRAM,
+                 "%s tensor at offset %llu of planned buffer %u is not aligned to %zu bytes",
+                 ptera_dtype_name(t->scalar_type), (unsigned long long)t->memory_offset,
+                 t->memory_id - 1, elem_align(t->scalar_type));
   *out = m->buffers[t->memory_id] + t->memory_offset;
   return PTERA_OK;
 }
@@ -122,6 +134,15 @@ static ptera_status load_tensor(ptera_method *m, uint32_t idx, const pf_tensor *
   if (src && planned) {
     if (t->nbytes) memcpy(planned, src, (size_t)t->nbytes);
   } else if (src) {
+    /* Used in place, so it must be aligned for its element type: kernels
+     * load elements directly. A shifted constant offset would otherwise be
+     * undefined behaviour (and a fault on strict-alignment targets). */
+    if (t->nbytes && ((uintptr_t)src & (elem_align(t->scalar_type) - 1)))
+      return failv(m, idx, t->external ? PTERA_INVALID_EXTERNAL_DATA : PTERA_INVALID_PROGRAM,
+                   "%s tensor data at file offset %llu is not aligned to %zu bytes",
+                   ptera_dtype_name(t->scalar_type),
+                   (unsigned long long)(t->external ? 0 : (uint64_t)(src - m->program->pte.file)),
+                   elem_align(t->scalar_type));
     rt->data = (void *)(uintptr_t)src; /* read-only program or .ptd data */
     rt->flags = PTERA_TENSOR_CONST;
   }
