@@ -27,7 +27,8 @@ static void *count_alloc(void *ud, size_t size, size_t align) {
   (void)ud;
   calls++;
   live++;
-  return aligned_alloc(align < 16 ? 16 : align, (size + 15) & ~(size_t)15);
+  if (align < 16) align = 16;
+  return aligned_alloc(align, (size + align - 1) & ~(align - 1));
 }
 static void count_free(void *ud, void *p) {
   (void)ud;
