@@ -1,0 +1,129 @@
+/* Unary math, activations, comparison, logical and bitwise ops.
+ * Expected floating values were computed with torch 1.13 (float32) and pasted as
+ * literals; integer/bool cases are hand-computed. */
+#include "kernel_test_util.h"
+
+typedef struct {
+  const char *name;
+  float want[3];
+} kt_case;
+
+static void test_unary_float(void) {
+  /* float32 input */
+  static const kt_case fcases[] = {
+      {"aten::acos.out", {1.04719758f, 1.82347655f, 0.722734272f}},
+      {"aten::asin.out", {0.52359879f, -0.252680242f, 0.848062098f}},
+      {"aten::atan.out", {0.463647604f, -0.244978666f, 0.643501103f}},
+      {"aten::atanh.out", {0.549306154f, -0.255412817f, 0.972955108f}},
+      {"aten::cos.out", {0.87758255f, 0.968912423f, 0.731688857f}},
+      {"aten::cosh.out", {1.12762594f, 1.03141308f, 1.29468334f}},
+      {"aten::erf.out", {0.520499885f, -0.276326388f, 0.711155653f}},
+      {"aten::expm1.out", {0.648721278f, -0.221199214f, 1.11699998f}},
+      {"aten::sin.out", {0.47942555f, -0.247403964f, 0.681638777f}},
+      {"aten::sinh.out", {0.521095276f, -0.252612323f, 0.822316706f}},
+      {"aten::tan.out", {0.546302497f, -0.255341917f, 0.931596458f}},
+      {"aten::asinh.out", {0.481211841f, -0.247466475f, 0.693147182f}},
+  };
+  float x[3] = {0.5f, -0.25f, 0.75f}, o[3];
+  for (size_t i = 0; i < sizeof fcases / sizeof fcases[0]; i++) {
+    ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, o, 3);
+    CHECK(KT_CALL(fcases[i].name, KT_T(PTERA_DTYPE_FLOAT, x, 3), out, out) == PTERA_OK);
+    if (!kt_farr(o, fcases[i].want, 3, 1e-6)) printf("  (%s)\n", fcases[i].name);
+  }
+  /* int32 input -> float out */
+  static const kt_case icases[] = {
+      {"aten::acosh.out", {0, 1.31695795f, 2.06343699f}},
+      {"aten::log.out", {0, 0.693147182f, 1.38629436f}},
+      {"aten::log10.out", {0, 0.30103001f, 0.60206002f}},
+      {"aten::log1p.out", {0.693147182f, 1.09861231f, 1.60943794f}},
+      {"aten::log2.out", {0, 1, 2}},
+      {"aten::reciprocal.out", {1, 0.5f, 0.25f}},
+      {"aten::rsqrt.out", {1, 0.707106769f, 0.5f}},
+      {"aten::sqrt.out", {1, 1.41421354f, 2}},
+  };
+  int32_t y[3] = {1, 2, 4};
+  for (size_t i = 0; i < sizeof icases / sizeof icases[0]; i++) {
+    ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, o, 3);
+    CHECK(KT_CALL(icases[i].name, KT_T(PTERA_DTYPE_INT, y, 3), out, out) == PTERA_OK);
+    if (!kt_farr(o, icases[i].want, 3, 1e-6)) printf("  (%s)\n", icases[i].name);
+  }
+  /* double in, double out; dynamic out resized; empty input */
+  double d[2] = {-1, 0}, dout[4];
+  ptera_value *dv = KT_DYN(PTERA_DTYPE_DOUBLE, dout, 4);
+  CHECK(KT_CALL("aten::sqrt.out", KT_T(PTERA_DTYPE_DOUBLE, d, 2), dv, dv) == PTERA_OK);
+  CHECK(dv->u.tensor->sizes[0] == 2 && isnan(dout[0]) && dout[1] == 0.0);
+  CHECK(KT_CALL("aten::reciprocal.out", KT_T(PTERA_DTYPE_DOUBLE, d, 2), dv, dv) == PTERA_OK);
+  CHECK(dout[0] == -1.0 && isinf(dout[1]));
+  CHECK(KT_CALL("aten::log.out", kt_tensor(PTERA_DTYPE_FLOAT, NULL, 0, 1, (const int32_t[]){0}, NULL, 0),
+                dv, dv) == PTERA_OK);
+  CHECK(dv->u.tensor->sizes[0] == 0);
+  /* errors: integral out, bad tag */
+  int32_t io[3];
+  ptera_value *iout = KT_T(PTERA_DTYPE_INT, io, 3);
+  CHECK(KT_CALL("aten::sin.out", KT_T(PTERA_DTYPE_INT, y, 3), iout, iout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::sin.out") && kt_msg_has("out"));
+  CHECK(KT_CALL("aten::log.out", kt_int(3), iout, iout) == PTERA_INVALID_TYPE);
+  /* shape mismatch with a static out */
+  ptera_value *o2 = KT_T(PTERA_DTYPE_FLOAT, o, 2);
+  CHECK(KT_CALL("aten::cos.out", KT_T(PTERA_DTYPE_FLOAT, x, 3), o2, o2) == PTERA_INVALID_ARGUMENT);
+}
+
+static void test_unary_same(void) {
+  float x[6] = {0.5f, 1.5f, 2.5f, -0.5f, -1.7f, NAN}, o[6];
+  ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, o, 6);
+  CHECK(KT_CALL("aten::round.out", KT_T(PTERA_DTYPE_FLOAT, x, 6), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0, 2, 2, -0.0f, -2, NAN}, 6, 0));
+  CHECK(KT_CALL("aten::ceil.out", KT_T(PTERA_DTYPE_FLOAT, x, 6), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1, 2, 3, -0.0f, -1, NAN}, 6, 0));
+  CHECK(KT_CALL("aten::floor.out", KT_T(PTERA_DTYPE_FLOAT, x, 6), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0, 1, 2, -1, -2, NAN}, 6, 0));
+  CHECK(KT_CALL("aten::trunc.out", KT_T(PTERA_DTYPE_FLOAT, x, 6), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0, 1, 2, -0.0f, -1, NAN}, 6, 0));
+  CHECK(KT_CALL("aten::abs.out", KT_T(PTERA_DTYPE_FLOAT, x, 6), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.5f, 1.5f, 2.5f, 0.5f, 1.7f, NAN}, 6, 0));
+  CHECK(KT_CALL("aten::sign.out", KT_T(PTERA_DTYPE_FLOAT, x, 6), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1, 1, 1, -1, -1, NAN}, 6, 0)); /* NaN stays NaN as in ExecuTorch */
+  int8_t c[3] = {-128, -3, 4}, co[3];
+  ptera_value *cout = KT_T(PTERA_DTYPE_CHAR, co, 3);
+  CHECK(KT_CALL("aten::abs.out", KT_T(PTERA_DTYPE_CHAR, c, 3), cout, cout) == PTERA_OK);
+  CHECK(co[0] == -128 && co[1] == 3 && co[2] == 4);
+  CHECK(KT_CALL("aten::sign.out", KT_T(PTERA_DTYPE_CHAR, c, 3), cout, cout) == PTERA_OK);
+  CHECK(co[0] == -1 && co[1] == -1 && co[2] == 1);
+  CHECK(KT_CALL("aten::floor.out", KT_T(PTERA_DTYPE_CHAR, c, 3), cout, cout) == PTERA_OK);
+  CHECK(co[0] == -128 && co[1] == -3 && co[2] == 4);
+  uint8_t b[2] = {1, 0}, bo[2];
+  ptera_value *bout = KT_T(PTERA_DTYPE_BOOL, bo, 2);
+  CHECK(KT_CALL("aten::sign.out", KT_T(PTERA_DTYPE_BOOL, b, 2), bout, bout) == PTERA_OK);
+  CHECK(bo[0] == 1 && bo[1] == 0);
+  CHECK(KT_CALL("aten::abs.out", KT_T(PTERA_DTYPE_BOOL, b, 2), bout, bout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::abs.out") && kt_msg_has("self"));
+  CHECK(KT_CALL("aten::ceil.out", KT_T(PTERA_DTYPE_BOOL, b, 2), bout, bout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::round.out", KT_T(PTERA_DTYPE_FLOAT, x, 6), cout, cout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::trunc.out", KT_T(PTERA_DTYPE_FLOAT, x, 6), cout, cout) == PTERA_INVALID_ARGUMENT);
+  /* _conj_physical: complex float flips the imaginary part; real copies */
+  float z[4] = {1, 2, -3, -4}, zo[4];
+  double zd[4];
+  ptera_value *zout = KT_T(PTERA_DTYPE_COMPLEX_FLOAT, zo, 2);
+  CHECK(KT_CALL("aten::_conj_physical.out", KT_T(PTERA_DTYPE_COMPLEX_FLOAT, z, 2), zout, zout) == PTERA_OK);
+  CHECK(zo[0] == 1 && zo[1] == -2 && zo[2] == -3 && zo[3] == 4);
+  CHECK(KT_CALL("aten::_conj_physical.out", KT_T(PTERA_DTYPE_FLOAT, z, 4), KT_T(PTERA_DTYPE_FLOAT, zo, 4),
+                kt_none()) == PTERA_OK);
+  CHECK(zo[1] == 2 && zo[3] == -4);
+  CHECK(KT_CALL("aten::_conj_physical.out", KT_T(PTERA_DTYPE_FLOAT, z, 4), KT_T(PTERA_DTYPE_DOUBLE, zd, 4),
+                kt_none()) == PTERA_INVALID_ARGUMENT);
+  /* logit (torch: logit([0, .25, 1, 2], eps=0.1) and without eps) */
+  float p[4] = {0, 0.25f, 1, 2}, po[4];
+  ptera_value *pout = KT_T(PTERA_DTYPE_FLOAT, po, 4);
+  CHECK(KT_CALL("aten::logit.out", KT_T(PTERA_DTYPE_FLOAT, p, 4), kt_dbl(0.1), pout, pout) == PTERA_OK);
+  CHECK(kt_farr(po, (float[]){-2.19722462f, -1.09861231f, 2.19722462f, 2.19722462f}, 4, 1e-6));
+  CHECK(KT_CALL("aten::logit.out", KT_T(PTERA_DTYPE_FLOAT, p, 4), kt_none(), pout, pout) == PTERA_OK);
+  CHECK(isinf(po[0]) && po[0] < 0 && isinf(po[2]) && po[2] > 0 && isnan(po[3]));
+  CHECK(KT_CALL("aten::logit.out", KT_T(PTERA_DTYPE_FLOAT, p, 4), kt_bool(true), pout, pout) == PTERA_INVALID_TYPE);
+  CHECK(kt_msg_has("eps"));
+}
+
+int main(void) {
+  test_unary_float();
+  test_unary_same();
+  return check_summary("kernels_k1");
+}
