@@ -122,8 +122,58 @@ static void test_unary_same(void) {
   CHECK(kt_msg_has("eps"));
 }
 
+static void test_clamp(void) {
+  float x[4] = {-2, 0.5f, 3, NAN}, o[4];
+  ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, o, 4);
+  CHECK(KT_CALL("aten::clamp.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_int(-1), kt_dbl(2.5), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-1, 0.5f, 2.5f, NAN}, 4, 0));
+  CHECK(KT_CALL("aten::clamp.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_none(), kt_int(0), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-2, 0, 0, NAN}, 4, 0));
+  CHECK(KT_CALL("aten::clamp.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_dbl(NAN), kt_none(), out, out) == PTERA_OK);
+  CHECK(isnan(o[0]) && isnan(o[1]));
+  /* int tensor with a float bound promotes to float */
+  int32_t ix[3] = {-5, 1, 9};
+  CHECK(KT_CALL("aten::clamp.out", KT_T(PTERA_DTYPE_INT, ix, 3), kt_dbl(0.5), kt_none(),
+                KT_T(PTERA_DTYPE_FLOAT, o, 3), kt_none()) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.5f, 1, 9}, 3, 0));
+  int32_t io[3];
+  ptera_value *iout = KT_T(PTERA_DTYPE_INT, io, 3);
+  CHECK(KT_CALL("aten::clamp.out", KT_T(PTERA_DTYPE_INT, ix, 3), kt_int(0), kt_int(4), iout, iout) == PTERA_OK);
+  CHECK(io[0] == 0 && io[1] == 1 && io[2] == 4);
+  /* errors */
+  CHECK(KT_CALL("aten::clamp.out", KT_T(PTERA_DTYPE_INT, ix, 3), kt_dbl(0.5), kt_none(), iout, iout) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::clamp.out", KT_T(PTERA_DTYPE_INT, ix, 3), kt_none(), kt_none(), iout, iout) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::clamp.out") && kt_msg_has("min"));
+  int8_t c[1] = {3}, co[1];
+  CHECK(KT_CALL("aten::clamp.out", KT_T(PTERA_DTYPE_CHAR, c, 1), kt_int(300), kt_none(),
+                KT_T(PTERA_DTYPE_CHAR, co, 1), kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("'min'"));
+  CHECK(KT_CALL("aten::clamp.out", KT_T(PTERA_DTYPE_CHAR, c, 1), KT_T(PTERA_DTYPE_CHAR, c, 1), kt_none(),
+                KT_T(PTERA_DTYPE_CHAR, co, 1), kt_none()) == PTERA_INVALID_TYPE);
+  /* Tensor overload: [2,1] self, [3] min, 0-d max -> [2,3]; int32+float min -> float */
+  int32_t s[2] = {0, 10};
+  float mn[3] = {-1, 1, 5}, mx[1] = {7}, to[6];
+  ptera_value *tout = KT_DYN(PTERA_DTYPE_FLOAT, to, 1, 1);
+  CHECK(KT_CALL("aten::clamp.Tensor_out", KT_T(PTERA_DTYPE_INT, s, 2, 1), KT_T(PTERA_DTYPE_FLOAT, mn, 3),
+                KT_SCALAR(PTERA_DTYPE_FLOAT, mx), tout, tout) == PTERA_OK);
+  CHECK(tout->u.tensor->dim == 2 && tout->u.tensor->sizes[0] == 2 && tout->u.tensor->sizes[1] == 3);
+  CHECK(kt_farr(to, (float[]){0, 1, 5, 7, 7, 7}, 6, 0));
+  int64_t lmax[2] = {3, -3}, lo2[2];
+  ptera_value *lout = KT_T(PTERA_DTYPE_LONG, lo2, 2);
+  CHECK(KT_CALL("aten::clamp.Tensor_out", KT_T(PTERA_DTYPE_INT, s, 2), kt_none(), KT_T(PTERA_DTYPE_LONG, lmax, 2),
+                lout, lout) == PTERA_OK);
+  CHECK(lo2[0] == 0 && lo2[1] == -3);
+  CHECK(KT_CALL("aten::clamp.Tensor_out", KT_T(PTERA_DTYPE_INT, s, 2), KT_T(PTERA_DTYPE_FLOAT, mn, 3), kt_none(),
+                lout, lout) == PTERA_INVALID_ARGUMENT); /* [2] vs [3] and float into long */
+  CHECK(KT_CALL("aten::clamp.Tensor_out", KT_T(PTERA_DTYPE_INT, s, 2), kt_none(), kt_none(), lout, lout) ==
+        PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_unary_float();
   test_unary_same();
+  test_clamp();
   return check_summary("kernels_k1");
 }
