@@ -171,9 +171,67 @@ static void test_clamp(void) {
         PTERA_INVALID_ARGUMENT);
 }
 
+static ptera_value *kt_str(const char *s) {
+  ptera_value *v = kt_val(PTERA_TAG_STRING);
+  v->u.str.ptr = s;
+  v->u.str.len = strlen(s);
+  return v;
+}
+
+static void test_activations(void) {
+  /* torch 1.13 values */
+  float x[4] = {-2, -0.5f, 0, 1.5f}, o[4];
+  ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, o, 4);
+  CHECK(KT_CALL("aten::elu.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_dbl(0.5), kt_int(2), kt_dbl(1.5), out, out) ==
+        PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-0.950212955f, -0.527633429f, 0, 3}, 4, 1e-6));
+  CHECK(KT_CALL("aten::gelu.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_str("none"), out, out) == PTERA_OK);
+  /* torch's vectorised erf differs in the last bits at -2 (exact: -0.04550026) */
+  CHECK(kt_farr(o, (float[]){-0.0455000997f, -0.154268786f, 0, 1.39978909f}, 4, 1e-5));
+  CHECK(KT_CALL("aten::gelu.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_str("tanh"), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-0.0454022884f, -0.154285997f, 0, 1.39957154f}, 4, 1e-6));
+  CHECK(KT_CALL("aten::gelu.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_str("erf"), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("approximate"));
+  CHECK(KT_CALL("aten::gelu.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_int(0), out, out) == PTERA_INVALID_TYPE);
+  CHECK(KT_CALL("aten::leaky_relu.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_dbl(0.1), out, out) == PTERA_OK);
+  CHECK(o[0] == -2.0f * 0.1f && o[1] == -0.5f * 0.1f && o[2] == 0 && o[3] == 1.5f);
+  float h[5] = {-3, -0.5f, 0.5f, 3, NAN}, ho[5];
+  ptera_value *hout = KT_T(PTERA_DTYPE_FLOAT, ho, 5);
+  CHECK(KT_CALL("aten::hardtanh.out", KT_T(PTERA_DTYPE_FLOAT, h, 5), kt_int(-1), kt_int(1), hout, hout) == PTERA_OK);
+  CHECK(kt_farr(ho, (float[]){-1, -0.5f, 0.5f, 1, NAN}, 5, 0));
+  int16_t sh[3] = {-300, 5, 300}, sho[3];
+  ptera_value *shout = KT_T(PTERA_DTYPE_SHORT, sho, 3);
+  CHECK(KT_CALL("aten::hardtanh.out", KT_T(PTERA_DTYPE_SHORT, sh, 3), kt_int(-10), kt_int(10), shout, shout) ==
+        PTERA_OK);
+  CHECK(sho[0] == -10 && sho[1] == 5 && sho[2] == 10);
+  /* glu along the last and the first dim */
+  float g[8] = {1, 2, 3, 4, -1, 0, 0.5f, -2}, go[4];
+  ptera_value *gout = KT_T(PTERA_DTYPE_FLOAT, go, 2, 2);
+  CHECK(KT_CALL("aten::glu.out", KT_T(PTERA_DTYPE_FLOAT, g, 2, 4), kt_int(-1), gout, gout) == PTERA_OK);
+  CHECK(kt_farr(go, (float[]){0.952574134f, 1.96402752f, -0.622459352f, 0}, 4, 1e-6));
+  gout = KT_T(PTERA_DTYPE_FLOAT, go, 1, 4);
+  CHECK(KT_CALL("aten::glu.out", KT_T(PTERA_DTYPE_FLOAT, g, 2, 4), kt_int(0), gout, gout) == PTERA_OK);
+  CHECK(kt_farr(go, (float[]){0.268941432f, 1, 1.867378f, 0.476811677f}, 4, 1e-6));
+  /* errors */
+  CHECK(KT_CALL("aten::glu.out", KT_T(PTERA_DTYPE_FLOAT, g, 8), kt_int(0), KT_T(PTERA_DTYPE_FLOAT, go, 4),
+                kt_none()) == PTERA_OK);
+  CHECK(KT_CALL("aten::glu.out", KT_T(PTERA_DTYPE_FLOAT, g, 1, 8), kt_int(0), gout, gout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::glu.out") && kt_msg_has("even"));
+  CHECK(KT_CALL("aten::glu.out", KT_T(PTERA_DTYPE_FLOAT, g, 2, 4), kt_int(2), gout, gout) == PTERA_INVALID_ARGUMENT);
+  int32_t ix[4] = {1, 2, 3, 4};
+  CHECK(KT_CALL("aten::elu.out", KT_T(PTERA_DTYPE_INT, ix, 4), kt_int(1), kt_int(1), kt_int(1), out, out) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::elu.out") && kt_msg_has("self"));
+  CHECK(KT_CALL("aten::leaky_relu.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_dbl(0.1),
+                KT_T(PTERA_DTYPE_DOUBLE, (double[4]){0}, 4), kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::hardtanh.out", KT_T(PTERA_DTYPE_BOOL, (uint8_t[2]){0}, 2), kt_int(0), kt_int(1),
+                KT_T(PTERA_DTYPE_BOOL, (uint8_t[2]){0}, 2), kt_none()) == PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_unary_float();
   test_unary_same();
   test_clamp();
+  test_activations();
   return check_summary("kernels_k1");
 }
