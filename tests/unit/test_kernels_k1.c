@@ -228,10 +228,52 @@ static void test_activations(void) {
                 KT_T(PTERA_DTYPE_BOOL, (uint8_t[2]){0}, 2), kt_none()) == PTERA_INVALID_ARGUMENT);
 }
 
+static void test_compare(void) {
+  /* [2,1] int32 vs [3] float -> compared as float, [2,3] */
+  int32_t a[2] = {1, 3};
+  float b[3] = {0.5f, 1, 3};
+  uint8_t m[6];
+  static const struct { const char *name; uint8_t want[6]; } tc[] = {
+      {"aten::eq.Tensor_out", {0, 1, 0, 0, 0, 1}}, {"aten::ne.Tensor_out", {1, 0, 1, 1, 1, 0}},
+      {"aten::lt.Tensor_out", {0, 0, 1, 0, 0, 0}}, {"aten::le.Tensor_out", {0, 1, 1, 0, 0, 1}},
+      {"aten::gt.Tensor_out", {1, 0, 0, 1, 1, 0}}, {"aten::ge.Tensor_out", {1, 1, 0, 1, 1, 1}},
+  };
+  for (size_t i = 0; i < 6; i++) {
+    ptera_value *out = KT_DYN(PTERA_DTYPE_BOOL, m, 1, 1);
+    CHECK(KT_CALL(tc[i].name, KT_T(PTERA_DTYPE_INT, a, 2, 1), KT_T(PTERA_DTYPE_FLOAT, b, 3), out, out) == PTERA_OK);
+    CHECK(memcmp(m, tc[i].want, 6) == 0);
+  }
+  /* Scalar overloads; float out gets 1.0/0.0; NaN compares unequal */
+  float x[3] = {1, 2, NAN}, o[3];
+  static const struct { const char *name; float want[3]; } sc[] = {
+      {"aten::eq.Scalar_out", {0, 1, 0}}, {"aten::lt.Scalar_out", {1, 0, 0}}, {"aten::le.Scalar_out", {1, 1, 0}},
+      {"aten::gt.Scalar_out", {0, 0, 0}}, {"aten::ge.Scalar_out", {0, 1, 0}},
+  };
+  for (size_t i = 0; i < 5; i++) {
+    ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, o, 3);
+    CHECK(KT_CALL(sc[i].name, KT_T(PTERA_DTYPE_FLOAT, x, 3), kt_int(2), out, out) == PTERA_OK);
+    CHECK(kt_farr(o, sc[i].want, 3, 0));
+  }
+  /* int tensor vs a double scalar compares in float: 1 > 0.5 */
+  int64_t l[2] = {0, 1};
+  uint8_t lm[2];
+  ptera_value *lout = KT_T(PTERA_DTYPE_BOOL, lm, 2);
+  CHECK(KT_CALL("aten::gt.Scalar_out", KT_T(PTERA_DTYPE_LONG, l, 2), kt_dbl(0.5), lout, lout) == PTERA_OK);
+  CHECK(lm[0] == 0 && lm[1] == 1);
+  /* errors */
+  CHECK(KT_CALL("aten::eq.Tensor_out", KT_T(PTERA_DTYPE_INT, a, 2), KT_T(PTERA_DTYPE_FLOAT, b, 3), lout, lout) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::eq.Tensor_out"));
+  CHECK(KT_CALL("aten::lt.Scalar_out", KT_T(PTERA_DTYPE_LONG, l, 2), KT_T(PTERA_DTYPE_LONG, l, 2), lout, lout) ==
+        PTERA_INVALID_TYPE);
+  CHECK(kt_msg_has("other"));
+}
+
 int main(void) {
   test_unary_float();
   test_unary_same();
   test_clamp();
   test_activations();
+  test_compare();
   return check_summary("kernels_k1");
 }
