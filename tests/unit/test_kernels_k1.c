@@ -269,11 +269,29 @@ static void test_compare(void) {
   CHECK(kt_msg_has("other"));
 }
 
+static void test_isnan_isinf(void) {
+  float x[4] = {1, NAN, INFINITY, -INFINITY};
+  uint8_t m[4];
+  ptera_value *out = KT_T(PTERA_DTYPE_BOOL, m, 4);
+  CHECK(KT_CALL("aten::isnan.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), out, out) == PTERA_OK);
+  CHECK(m[0] == 0 && m[1] == 1 && m[2] == 0 && m[3] == 0);
+  CHECK(KT_CALL("aten::isinf.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), out, out) == PTERA_OK);
+  CHECK(m[0] == 0 && m[1] == 0 && m[2] == 1 && m[3] == 1);
+  int32_t ix[4] = {1, 2, 3, 4};
+  CHECK(KT_CALL("aten::isinf.out", KT_T(PTERA_DTYPE_INT, ix, 4), out, out) == PTERA_OK);
+  CHECK(m[0] == 0 && m[2] == 0);
+  CHECK(KT_CALL("aten::isnan.out", KT_T(PTERA_DTYPE_FLOAT, x, 4), KT_T(PTERA_DTYPE_BOOL, m, 3), kt_none()) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::isnan.out") && kt_msg_has("out"));
+  CHECK(KT_CALL("aten::isinf.out", kt_dbl(1), out, out) == PTERA_INVALID_TYPE);
+}
+
 int main(void) {
   test_unary_float();
   test_unary_same();
   test_clamp();
   test_activations();
   test_compare();
+  test_isnan_isinf();
   return check_summary("kernels_k1");
 }
