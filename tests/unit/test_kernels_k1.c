@@ -286,6 +286,33 @@ static void test_isnan_isinf(void) {
   CHECK(KT_CALL("aten::isinf.out", kt_dbl(1), out, out) == PTERA_INVALID_TYPE);
 }
 
+static void test_logical(void) {
+  float a[4] = {0, 2, NAN, -0.0f};
+  int32_t b[2] = {0, 5};
+  uint8_t m[4];
+  ptera_value *out = KT_T(PTERA_DTYPE_BOOL, m, 4);
+  CHECK(KT_CALL("aten::logical_not.out", KT_T(PTERA_DTYPE_FLOAT, a, 4), out, out) == PTERA_OK);
+  CHECK(m[0] == 1 && m[1] == 0 && m[2] == 0 && m[3] == 1);
+  /* [2,2] with [2] broadcast: rows (0,2),(NaN,-0) vs (0,5) */
+  out = KT_T(PTERA_DTYPE_BOOL, m, 2, 2);
+  CHECK(KT_CALL("aten::logical_and.out", KT_T(PTERA_DTYPE_FLOAT, a, 2, 2), KT_T(PTERA_DTYPE_INT, b, 2), out, out) ==
+        PTERA_OK);
+  CHECK(m[0] == 0 && m[1] == 1 && m[2] == 0 && m[3] == 0);
+  CHECK(KT_CALL("aten::logical_or.out", KT_T(PTERA_DTYPE_FLOAT, a, 2, 2), KT_T(PTERA_DTYPE_INT, b, 2), out, out) ==
+        PTERA_OK);
+  CHECK(m[0] == 0 && m[1] == 1 && m[2] == 1 && m[3] == 1);
+  float fo[4];
+  ptera_value *fout = KT_T(PTERA_DTYPE_FLOAT, fo, 2, 2);
+  CHECK(KT_CALL("aten::logical_xor.out", KT_T(PTERA_DTYPE_FLOAT, a, 2, 2), KT_T(PTERA_DTYPE_INT, b, 2), fout, fout) ==
+        PTERA_OK);
+  CHECK(kt_farr(fo, (float[]){0, 0, 1, 1}, 4, 0));
+  CHECK(KT_CALL("aten::logical_and.out", KT_T(PTERA_DTYPE_FLOAT, a, 4), KT_T(PTERA_DTYPE_INT, b, 2), out, out) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::logical_and.out"));
+  CHECK(KT_CALL("aten::logical_not.out", KT_T(PTERA_DTYPE_FLOAT, a, 4), KT_T(PTERA_DTYPE_BOOL, m, 2), kt_none()) ==
+        PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_unary_float();
   test_unary_same();
@@ -293,5 +320,6 @@ int main(void) {
   test_activations();
   test_compare();
   test_isnan_isinf();
+  test_logical();
   return check_summary("kernels_k1");
 }
