@@ -1,6 +1,7 @@
 /* aten::ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out): compared in
  * the promoted type of (self, other); out of any real or bool dtype gets 1/0. */
 #include "builtin.h"
+#include "portable/util/compare.h"
 #include "portable/util/pk.h"
 
 ptera_status pk_ne_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
@@ -43,4 +44,9 @@ ptera_status pk_ne_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
     }
   }
   return PTERA_OK;
+}
+
+/* aten::ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) */
+ptera_status pk_ne_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  return pk_compare_tensor_kernel(ctx, "aten::ne.Tensor_out", args, nargs, PK_CMP_NE);
 }

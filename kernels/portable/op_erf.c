@@ -1,0 +1,9 @@
+/* aten::erf.out(Tensor self, *, Tensor(a!) out): floating result, computed in double. */
+#include "builtin.h"
+#include "portable/util/pk.h"
+
+static double f(double x) { return erf(x); }
+
+ptera_status pk_erf_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  return pk_unary_float_kernel(ctx, "aten::erf.out", args, nargs, f);
+}

@@ -1,0 +1,10 @@
+/* aten::floor.out(Tensor self, *, Tensor(a!) out): rounds down keeping the dtype; integers are unchanged; Bool is rejected. */
+#include "builtin.h"
+#include "portable/util/pk.h"
+
+static double ff(double x) { return floor(x); }
+static int64_t fi(int64_t x) { return x; }
+
+ptera_status pk_floor_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  return pk_unary_real_kernel(ctx, "aten::floor.out", args, nargs, ff, fi, false);
+}

@@ -1,0 +1,13 @@
+/* aten::ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out)
+ * aten::ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out)
+ * Compared in the promoted type (after broadcasting); out of any real or bool dtype gets 1/0. */
+#include "builtin.h"
+#include "portable/util/compare.h"
+
+ptera_status pk_ge_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  return pk_compare_tensor_kernel(ctx, "aten::ge.Tensor_out", args, nargs, PK_CMP_GE);
+}
+
+ptera_status pk_ge_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  return pk_compare_scalar_kernel(ctx, "aten::ge.Scalar_out", args, nargs, PK_CMP_GE);
+}

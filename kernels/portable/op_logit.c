@@ -1,0 +1,33 @@
+/* aten::logit.out(Tensor self, float? eps=None, *, Tensor(a!) out):
+ * log(x / (1 - x)) with x first clamped to [eps, 1 - eps] when eps is given.
+ * self real or bool, out floating; computed in double. */
+#include "builtin.h"
+#include "portable/util/pk.h"
+
+ptera_status pk_logit_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "aten::logit.out";
+  ptera_tensor *in, *out;
+  double eps = 0.0;
+  bool has_eps = false;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &in));
+  if (!(args[1] && args[1]->tag == PTERA_TAG_NONE)) {
+    PK_TRY(pk_get_double(ctx, op, args, 1, "eps", &eps));
+    has_eps = true;
+  }
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
+  PK_TRY(pk_check_real_or_bool(ctx, op, "self", in));
+  PK_TRY(pk_check_float(ctx, op, "out", out));
+  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  pk_iter it;
+  const ptera_tensor *ins[1] = {in};
+  pk_iter_init(&it, out, ins, 1);
+  int id = in->dtype, od = out->dtype;
+  double lo = eps, hi = 1.0 - eps;
+  PK_ITER_FOR(it) {
+    double x = pk_load_f64(PK_PTR(in->data, it, 1), id);
+    if (has_eps) x = x < lo ? lo : x > hi ? hi : x; /* NaN passes through */
+    pk_store_f64(PK_PTR(out->data, it, 0), od, log(x / (1.0 - x)));
+  }
+  return PTERA_OK;
+}

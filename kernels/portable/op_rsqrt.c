@@ -1,0 +1,9 @@
+/* aten::rsqrt.out(Tensor self, *, Tensor(a!) out): floating result, computed in double. */
+#include "builtin.h"
+#include "portable/util/pk.h"
+
+static double f(double x) { return 1.0 / sqrt(x); }
+
+ptera_status pk_rsqrt_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  return pk_unary_float_kernel(ctx, "aten::rsqrt.out", args, nargs, f);
+}
