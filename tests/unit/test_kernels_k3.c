@@ -139,6 +139,75 @@ static void test_transpose(void) {
   CHECK(KT_CALL("aten::squeeze_copy.dim_out", KT_T(F, a, 2, 1, 3), kt_int(0), out, out) == PTERA_INVALID_ARGUMENT);
 }
 
+/* expected values from torch 1.13 (pasted) */
+static void test_repeat_roll_tril(void) {
+  int64_t a[6] = {0, 1, 2, 3, 4, 5}, o[24];
+  ptera_value *out = KT_T(L, o, 2, 2, 6);
+  CHECK(KT_CALL("aten::repeat.out", KT_T(L, a, 2, 3), KT_IL(2, 1, 2), out, out) == PTERA_OK);
+  static const int64_t rep[24] = {0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5};
+  CHECK(memcmp(o, rep, sizeof rep) == 0);
+  CHECK(KT_CALL("aten::repeat.out", KT_T(L, a, 2, 3), KT_IL(2), out, out) == PTERA_INVALID_ARGUMENT);
+  int64_t r[3] = {1, 0, 2}, ro[3];
+  ptera_value *rout = KT_DYN(L, ro, 3);
+  CHECK(KT_CALL("aten::repeat_interleave.Tensor_out", KT_T(L, r, 3), kt_none(), rout, rout) == PTERA_OK);
+  CHECK(ro[0] == 0 && ro[1] == 2 && ro[2] == 2);
+  CHECK(KT_CALL("aten::repeat_interleave.Tensor_out", KT_T(L, r, 3), kt_int(4), rout, rout) == PTERA_INVALID_ARGUMENT);
+  out = KT_T(L, o, 2, 3);
+  CHECK(KT_CALL("aten::roll.out", KT_T(L, a, 2, 3), KT_IL(1), KT_IL0(), out, out) == PTERA_OK);
+  CHECK(memcmp(o, (int64_t[]){5, 0, 1, 2, 3, 4}, 48) == 0);
+  CHECK(KT_CALL("aten::roll.out", KT_T(L, a, 2, 3), KT_IL(1, -1), KT_IL(0, 1), out, out) == PTERA_OK);
+  CHECK(memcmp(o, (int64_t[]){4, 5, 3, 1, 2, 0}, 48) == 0);
+  CHECK(KT_CALL("aten::roll.out", KT_T(L, a, 2, 3), KT_IL(-1), KT_IL(-1), out, out) == PTERA_OK);
+  CHECK(memcmp(o, (int64_t[]){1, 2, 0, 4, 5, 3}, 48) == 0);
+  CHECK(KT_CALL("aten::roll.out", KT_T(L, a, 2, 3), KT_IL(1, 2), KT_IL0(), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::tril.out", KT_T(L, a, 2, 3), kt_int(0), out, out) == PTERA_OK);
+  CHECK(memcmp(o, (int64_t[]){0, 0, 0, 3, 4, 0}, 48) == 0);
+  CHECK(KT_CALL("aten::tril.out", KT_T(L, a, 2, 3), kt_int(-1), out, out) == PTERA_OK);
+  CHECK(memcmp(o, (int64_t[]){0, 0, 0, 3, 0, 0}, 48) == 0);
+  CHECK(KT_CALL("aten::tril.out", KT_T(L, a, 6), kt_int(0), out, out) == PTERA_INVALID_ARGUMENT);
+}
+
+static void test_stack_split(void) {
+  float a[2] = {1, 2}, b[2] = {3, 4}, o[4];
+  ptera_value *out = KT_T(F, o, 2, 2);
+  CHECK(KT_CALL("aten::stack.out", KT_TL(KT_T(F, a, 2), KT_T(F, b, 2)), kt_int(-1), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1, 3, 2, 4}, 4, 0));
+  CHECK(KT_CALL("aten::stack.out", KT_TL(KT_T(F, a, 2), KT_T(F, b, 2)), kt_int(0), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1, 2, 3, 4}, 4, 0));
+  CHECK(KT_CALL("aten::stack.out", KT_TL(KT_T(F, a, 2), KT_T(F, b, 1, 2)), kt_int(0), out, out) == PTERA_INVALID_ARGUMENT);
+  float x[5] = {0, 1, 2, 3, 4}, p[2], q[2], r[1];
+  ptera_value *po = KT_T(F, p, 2), *qo = KT_T(F, q, 2), *ro = KT_T(F, r, 1);
+  ptera_value *outs = KT_TL(po, qo, ro);
+  CHECK(KT_CALL("aten::split_copy.Tensor_out", KT_T(F, x, 5), kt_int(2), kt_int(0), outs, kt_none()) == PTERA_OK);
+  CHECK(p[0] == 0 && p[1] == 1 && q[0] == 2 && q[1] == 3 && r[0] == 4);
+  CHECK(KT_CALL("aten::split_copy.Tensor_out", KT_T(F, x, 5), kt_int(3), kt_int(0), outs, kt_none()) == PTERA_INVALID_ARGUMENT);
+  float s1[1], s4[4];
+  ptera_value *o1 = KT_T(F, s1, 1), *o4 = KT_T(F, s4, 4);
+  CHECK(KT_CALL("aten::split_with_sizes_copy.out", KT_T(F, x, 5), KT_IL(1, 4), kt_int(-1), KT_TL(o1, o4), kt_none()) == PTERA_OK);
+  CHECK(s1[0] == 0 && kt_farr(s4, (float[]){1, 2, 3, 4}, 4, 0));
+  CHECK(KT_CALL("aten::split_with_sizes_copy.out", KT_T(F, x, 5), KT_IL(1, 3), kt_int(0), KT_TL(o1, o4), kt_none()) ==
+        PTERA_INVALID_ARGUMENT);
+  float m[6] = {0, 1, 2, 3, 4, 5}, u0[2], u1[2], u2[2];
+  ptera_value *uo = KT_TL(KT_T(F, u0, 2), KT_T(F, u1, 2), KT_T(F, u2, 2));
+  CHECK(KT_CALL("aten::unbind_copy.int_out", KT_T(F, m, 2, 3), kt_int(1), uo, kt_none()) == PTERA_OK);
+  CHECK(u0[0] == 0 && u0[1] == 3 && u1[0] == 1 && u2[1] == 5);
+  CHECK(KT_CALL("aten::unbind_copy.int_out", KT_T(F, m, 2, 3), kt_int(0), uo, kt_none()) == PTERA_INVALID_ARGUMENT);
+}
+
+static void test_unfold_view_as_real(void) {
+  float a[7] = {0, 1, 2, 3, 4, 5, 6}, o[9];
+  ptera_value *out = KT_T(F, o, 3, 3);
+  CHECK(KT_CALL("aten::unfold_copy.out", KT_T(F, a, 7), kt_int(0), kt_int(3), kt_int(2), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0, 1, 2, 2, 3, 4, 4, 5, 6}, 9, 0));
+  CHECK(KT_CALL("aten::unfold_copy.out", KT_T(F, a, 7), kt_int(0), kt_int(8), kt_int(2), out, out) == PTERA_INVALID_ARGUMENT);
+  float c[4] = {1, 2, 3, -4}, r[4];
+  ptera_value *ro = KT_T(F, r, 2, 2);
+  CHECK(KT_CALL("aten::view_as_real_copy.out", kt_tensor(PTERA_DTYPE_COMPLEX_FLOAT, c, sizeof c, 1, (const int32_t[]){2}, NULL, 0),
+                ro, ro) == PTERA_OK);
+  CHECK(kt_farr(r, (float[]){1, 2, 3, -4}, 4, 0));
+  CHECK(KT_CALL("aten::view_as_real_copy.out", KT_T(F, c, 4), ro, ro) == PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_as_strided();
   test_cat();
@@ -146,5 +215,8 @@ int main(void) {
   test_diagonal();
   test_flip_narrow_select_slice();
   test_transpose();
+  test_repeat_roll_tril();
+  test_stack_split();
+  test_unfold_view_as_real();
   return check_summary("kernels_k3");
 }
