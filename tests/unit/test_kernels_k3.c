@@ -1,6 +1,8 @@
 /* Shape / layout ops, creation ops, pooling, padding and linear algebra added on
  * branch k3. Expected values are hand-computed or were computed with torch 1.13
  * while writing the test and pasted as literals (noted per case). */
+#include <stdlib.h>
+
 #include "kernel_test_util.h"
 
 #define F PTERA_DTYPE_FLOAT
@@ -208,6 +210,99 @@ static void test_unfold_view_as_real(void) {
   CHECK(KT_CALL("aten::view_as_real_copy.out", KT_T(F, c, 4), ro, ro) == PTERA_INVALID_ARGUMENT);
 }
 
+static void test_creation(void) {
+  float o[6];
+  ptera_value *out = KT_DYN(F, o, 1, 1); /* dynamic bound: same rank, numel within capacity */
+  CHECK(KT_CALL("aten::zeros.out", KT_IL(2, 3), out, out) == PTERA_OK);
+  CHECK(out->u.tensor->dim == 2 && o[0] == 0 && o[5] == 0);
+  CHECK(KT_CALL("aten::ones.out", KT_IL(2, 3), out, out) == PTERA_OK);
+  CHECK(o[0] == 1 && o[5] == 1);
+  CHECK(KT_CALL("aten::full.out", KT_IL(3, 2), kt_dbl(-1.5), out, out) == PTERA_OK);
+  CHECK(o[0] == -1.5f && o[5] == -1.5f && out->u.tensor->sizes[0] == 3);
+  CHECK(KT_CALL("aten::empty.out", KT_IL(1, 6), kt_none(), out, out) == PTERA_OK);
+  CHECK(out->u.tensor->sizes[1] == 6);
+  CHECK(KT_CALL("aten::zeros.out", KT_IL(2, -3), out, out) == PTERA_INVALID_ARGUMENT);
+  int32_t io[2];
+  ptera_value *iout = KT_T(I, io, 2);
+  CHECK(KT_CALL("aten::full.out", KT_IL(2), kt_dbl(1.5), iout, iout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::full.out", KT_IL(2), kt_int(7), iout, iout) == PTERA_OK);
+  CHECK(io[0] == 7 && io[1] == 7);
+  CHECK(KT_CALL("aten::fill.Scalar_out", KT_T(I, io, 2), kt_int(-2), iout, iout) == PTERA_OK);
+  CHECK(io[0] == -2 && io[1] == -2);
+  double v[1] = {3.75};
+  CHECK(KT_CALL("aten::fill.Tensor_out", KT_T(I, io, 2), KT_SCALAR(PTERA_DTYPE_DOUBLE, v), iout, iout) == PTERA_OK);
+  CHECK(io[0] == 3 && io[1] == 3);
+  CHECK(KT_CALL("aten::fill.Tensor_out", KT_T(I, io, 2), KT_T(PTERA_DTYPE_DOUBLE, v, 1), iout, iout) ==
+        PTERA_INVALID_ARGUMENT);
+  /* arange: torch.arange(1, 2.5, 0.5) = [1, 1.5, 2]; torch.arange(5, 0, -2) = [5, 3, 1] */
+  out = KT_DYN(F, o, 6);
+  CHECK(KT_CALL("aten::arange.start_out", kt_int(1), kt_dbl(2.5), kt_dbl(0.5), out, out) == PTERA_OK);
+  CHECK(out->u.tensor->numel == 3 && kt_farr(o, (float[]){1, 1.5f, 2}, 3, 0));
+  int64_t lo[6];
+  ptera_value *lout = KT_DYN(L, lo, 6);
+  CHECK(KT_CALL("aten::arange.start_out", kt_int(5), kt_int(0), kt_int(-2), lout, lout) == PTERA_OK);
+  CHECK(lout->u.tensor->numel == 3 && lo[0] == 5 && lo[1] == 3 && lo[2] == 1);
+  CHECK(KT_CALL("aten::arange.out", kt_int(4), lout, lout) == PTERA_OK);
+  CHECK(lout->u.tensor->numel == 4 && lo[3] == 3);
+  CHECK(KT_CALL("aten::arange.start_out", kt_int(0), kt_int(3), kt_int(-1), lout, lout) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::arange.out", kt_int(7), lout, lout) == PTERA_INVALID_ARGUMENT);
+}
+
+static void test_copies_k3(void) {
+  int32_t a[4] = {1, -2, 3, 4};
+  float o[4];
+  ptera_value *out = KT_T(F, o, 2, 2);
+  CHECK(KT_CALL("aten::_to_copy.out", KT_T(I, a, 2, 2), kt_bool(false), kt_none(), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1, -2, 3, 4}, 4, 0));
+  CHECK(KT_CALL("aten::_to_copy.out", KT_T(I, a, 4), kt_bool(false), kt_none(), out, out) == PTERA_INVALID_ARGUMENT);
+  int32_t io[4];
+  ptera_value *iout = KT_T(I, io, 2, 2);
+  CHECK(KT_CALL("aten::detach_copy.out", KT_T(I, a, 2, 2), iout, iout) == PTERA_OK);
+  CHECK(iarr(io, a, 4));
+  CHECK(KT_CALL("aten::lift_fresh_copy.out", KT_T(I, a, 2, 2), iout, iout) == PTERA_OK);
+  CHECK(iarr(io, a, 4));
+  CHECK(KT_CALL("aten::detach_copy.out", KT_T(I, a, 2, 2), out, out) == PTERA_INVALID_ARGUMENT);
+}
+
+static void test_random(void) {
+  static float r[4096];
+  ptera_value *out = KT_T(F, r, 4096);
+  CHECK(KT_CALL("aten::rand.out", KT_IL(4096), out, out) == PTERA_OK);
+  double sum = 0, sq = 0;
+  bool in01 = true;
+  for (int i = 0; i < 4096; i++) {
+    in01 = in01 && r[i] >= 0 && r[i] < 1;
+    sum += r[i];
+  }
+  CHECK(in01 && fabs(sum / 4096 - 0.5) < 0.03);
+  CHECK(KT_CALL("aten::randn.out", KT_IL(4096), out, out) == PTERA_OK);
+  sum = 0;
+  for (int i = 0; i < 4096; i++) {
+    sum += r[i];
+    sq += (double)r[i] * r[i];
+  }
+  CHECK(fabs(sum / 4096) < 0.06 && fabs(sq / 4096 - 1.0) < 0.1);
+  int64_t lo[2];
+  CHECK(KT_CALL("aten::rand.out", KT_IL(2), KT_T(L, lo, 2), KT_T(L, lo, 2)) == PTERA_INVALID_ARGUMENT);
+  /* dropout: kept elements are scaled by 1/(1-p), dropped are 0, mask matches */
+  static float x[4096], y[4096];
+  static uint8_t m[4096];
+  for (int i = 0; i < 4096; i++) x[i] = 1.0f + (float)(i % 7);
+  ptera_value *yo = KT_T(F, y, 4096), *mo = KT_T(PTERA_DTYPE_BOOL, m, 4096);
+  CHECK(KT_CALL("aten::native_dropout.out", KT_T(F, x, 4096), kt_dbl(0.25), kt_bool(true), yo, mo, kt_none()) == PTERA_OK);
+  int kept = 0;
+  bool consistent = true;
+  for (int i = 0; i < 4096; i++) {
+    kept += m[i];
+    consistent = consistent && (m[i] ? y[i] == x[i] * (float)(1.0 / 0.75) : y[i] == 0.0f);
+  }
+  CHECK(consistent && abs(kept - 3072) < 150);
+  CHECK(KT_CALL("aten::native_dropout.out", KT_T(F, x, 4096), kt_dbl(0.25), kt_bool(false), yo, mo, kt_none()) == PTERA_OK);
+  CHECK(y[5] == x[5] && m[5] == 1);
+  CHECK(KT_CALL("aten::native_dropout.out", KT_T(F, x, 4096), kt_dbl(1.5), kt_none(), yo, mo, kt_none()) ==
+        PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_as_strided();
   test_cat();
@@ -218,5 +313,8 @@ int main(void) {
   test_repeat_roll_tril();
   test_stack_split();
   test_unfold_view_as_real();
+  test_creation();
+  test_copies_k3();
+  test_random();
   return check_summary("kernels_k3");
 }
