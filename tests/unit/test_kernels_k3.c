@@ -303,6 +303,33 @@ static void test_random(void) {
         PTERA_INVALID_ARGUMENT);
 }
 
+/* expected values from torch 1.13 (F.avg_pool2d / F.adaptive_avg_pool2d on arange(1., 26.).reshape(1, 5, 5)) */
+static void test_pooling(void) {
+  float x[25], o[9];
+  for (int i = 0; i < 25; i++) x[i] = (float)(i + 1);
+  ptera_value *out = KT_T(F, o, 1, 3, 3);
+  CHECK(KT_CALL("aten::avg_pool2d.out", KT_T(F, x, 1, 5, 5), KT_IL(3), KT_IL(2), KT_IL(1), kt_bool(false), kt_bool(true),
+                kt_none(), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1.7777777910232544f, 3.6666667461395264f, 3.1111111640930176f, 7.666666507720947f, 13.0f,
+                             9.666666984558105f, 8.44444465637207f, 13.666666984558105f, 9.777777671813965f}, 9, 1e-6));
+  CHECK(KT_CALL("aten::avg_pool2d.out", KT_T(F, x, 1, 5, 5), KT_IL(3), KT_IL(2), KT_IL(1), kt_bool(false), kt_bool(false),
+                kt_none(), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){4, 5.5f, 7, 11.5f, 13, 14.5f, 19, 20.5f, 22}, 9, 1e-6));
+  CHECK(KT_CALL("aten::avg_pool2d.out", KT_T(F, x, 1, 5, 5), KT_IL(2, 2), KT_IL0(), KT_IL(0), kt_bool(true), kt_bool(true),
+                kt_none(), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){4, 6, 7.5f, 14, 16, 17.5f, 21.5f, 23.5f, 25}, 9, 1e-6));
+  CHECK(KT_CALL("aten::avg_pool2d.out", KT_T(F, x, 1, 5, 5), KT_IL(3), KT_IL(2), KT_IL(1), kt_bool(false), kt_bool(true),
+                kt_int(2), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){8, 16.5f, 14, 34.5f, 58.5f, 43.5f, 38, 61.5f, 44}, 9, 1e-6));
+  CHECK(KT_CALL("aten::avg_pool2d.out", KT_T(F, x, 1, 5, 5), KT_IL(3), KT_IL(2), KT_IL(2), kt_bool(false), kt_bool(true),
+                kt_none(), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("padding"));
+  ptera_value *aout = KT_T(F, o, 1, 3, 2);
+  CHECK(KT_CALL("aten::_adaptive_avg_pool2d.out", KT_T(F, x, 1, 5, 5), KT_IL(3, 2), aout, aout) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){4.5f, 6.5f, 12, 14, 19.5f, 21.5f}, 6, 1e-6));
+  CHECK(KT_CALL("aten::_adaptive_avg_pool2d.out", KT_T(F, x, 25), KT_IL(3, 2), aout, aout) == PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_as_strided();
   test_cat();
@@ -316,5 +343,6 @@ int main(void) {
   test_creation();
   test_copies_k3();
   test_random();
+  test_pooling();
   return check_summary("kernels_k3");
 }
