@@ -330,6 +330,36 @@ static void test_pooling(void) {
   CHECK(KT_CALL("aten::_adaptive_avg_pool2d.out", KT_T(F, x, 25), KT_IL(3, 2), aout, aout) == PTERA_INVALID_ARGUMENT);
 }
 
+/* expected values from torch 1.13 (F.pad / torch.constant_pad_nd on arange(6.).reshape(1, 2, 3)) */
+static void test_padding(void) {
+  float x[6] = {0, 1, 2, 3, 4, 5}, o[16];
+  ptera_value *out = KT_T(F, o, 1, 2, 6);
+  CHECK(KT_CALL("aten::reflection_pad1d.out", KT_T(F, x, 1, 2, 3), KT_IL(2, 1), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){2, 1, 0, 1, 2, 1, 5, 4, 3, 4, 5, 4}, 12, 0));
+  CHECK(KT_CALL("aten::reflection_pad1d.out", KT_T(F, x, 1, 2, 3), KT_IL(3, 0), out, out) == PTERA_INVALID_ARGUMENT);
+  out = KT_T(F, o, 1, 3, 5);
+  CHECK(KT_CALL("aten::replication_pad2d.out", KT_T(F, x, 1, 2, 3), KT_IL(1, 1, 1, 0), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0, 0, 1, 2, 2, 0, 0, 1, 2, 2, 3, 3, 4, 5, 5}, 15, 0));
+  CHECK(KT_CALL("aten::replication_pad2d.out", KT_T(F, x, 6), KT_IL(1, 1, 1, 0), out, out) == PTERA_INVALID_ARGUMENT);
+  out = KT_T(F, o, 1, 1, 4, 4);
+  CHECK(KT_CALL("aten::reflection_pad3d.out", KT_T(F, x, 1, 1, 2, 3), KT_IL(1, 0, 1, 1, 0, 0), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){4, 3, 4, 5, 1, 0, 1, 2, 4, 3, 4, 5, 1, 0, 1, 2}, 16, 0));
+  out = KT_T(F, o, 1, 2, 3, 2);
+  CHECK(KT_CALL("aten::reflection_pad2d.out", KT_T(F, x, 1, 2, 3), KT_IL(0, 0, 1, 0), KT_T(F, o, 1, 3, 3), KT_T(F, o, 1, 3, 3)) ==
+        PTERA_OK);
+  CHECK(kt_farr(o, (float[]){3, 4, 5, 0, 1, 2, 3, 4, 5}, 9, 0));
+  CHECK(KT_CALL("aten::replication_pad1d.out", KT_T(F, x, 1, 2, 3), KT_IL(0, 2), KT_T(F, o, 1, 2, 5), KT_T(F, o, 1, 2, 5)) ==
+        PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0, 1, 2, 2, 2, 3, 4, 5, 5, 5}, 10, 0));
+  CHECK(KT_CALL("aten::replication_pad3d.out", KT_T(F, x, 1, 1, 2, 3), KT_IL(0, 0, 0, 0, 1, 0), KT_T(F, o, 1, 2, 2, 3),
+                KT_T(F, o, 1, 2, 2, 3)) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}, 12, 0));
+  out = KT_T(F, o, 1, 3, 3);
+  CHECK(KT_CALL("aten::constant_pad_nd.out", KT_T(F, x, 1, 2, 3), KT_IL(1, -1, 0, 1), kt_dbl(7), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){7, 0, 1, 7, 3, 4, 7, 7, 7}, 9, 0));
+  CHECK(KT_CALL("aten::constant_pad_nd.out", KT_T(F, x, 1, 2, 3), KT_IL(1), kt_dbl(7), out, out) == PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_as_strided();
   test_cat();
@@ -344,5 +374,6 @@ int main(void) {
   test_copies_k3();
   test_random();
   test_pooling();
+  test_padding();
   return check_summary("kernels_k3");
 }
