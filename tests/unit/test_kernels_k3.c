@@ -360,6 +360,23 @@ static void test_padding(void) {
   CHECK(KT_CALL("aten::constant_pad_nd.out", KT_T(F, x, 1, 2, 3), KT_IL(1), kt_dbl(7), out, out) == PTERA_INVALID_ARGUMENT);
 }
 
+static void test_bmm_linear(void) {
+  /* hand-computed: batch 0 = [[1,2],[3,4]] @ [[1,0],[0,1]], batch 1 = [[1,1]] rows ... */
+  float a[8] = {1, 2, 3, 4, 1, 1, 2, 2}, b[8] = {1, 0, 0, 1, 1, 2, 3, 4}, o[8];
+  ptera_value *out = KT_T(F, o, 2, 2, 2);
+  CHECK(KT_CALL("aten::bmm.out", KT_T(F, a, 2, 2, 2), KT_T(F, b, 2, 2, 2), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1, 2, 3, 4, 4, 6, 8, 12}, 8, 0));
+  CHECK(KT_CALL("aten::bmm.out", KT_T(F, a, 2, 2, 2), KT_T(F, b, 1, 2, 4), out, out) == PTERA_INVALID_ARGUMENT);
+  /* linear: x [2,1,3] . W [2,3]^T + bias */
+  float x[6] = {1, 2, 3, 4, 5, 6}, w[6] = {1, 0, -1, 0.5f, 0.5f, 0.5f}, bias[2] = {10, 20}, y[4];
+  ptera_value *yo = KT_T(F, y, 2, 1, 2);
+  CHECK(KT_CALL("aten::linear.out", KT_T(F, x, 2, 1, 3), KT_T(F, w, 2, 3), KT_T(F, bias, 2), yo, yo) == PTERA_OK);
+  CHECK(kt_farr(y, (float[]){8, 23, 8, 27.5f}, 4, 0));
+  CHECK(KT_CALL("aten::linear.out", KT_T(F, x, 2, 1, 3), KT_T(F, w, 2, 3), kt_none(), yo, yo) == PTERA_OK);
+  CHECK(kt_farr(y, (float[]){-2, 3, -2, 7.5f}, 4, 0));
+  CHECK(KT_CALL("aten::linear.out", KT_T(F, x, 3, 2), KT_T(F, w, 2, 3), kt_none(), yo, yo) == PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_as_strided();
   test_cat();
@@ -375,5 +392,6 @@ int main(void) {
   test_random();
   test_pooling();
   test_padding();
+  test_bmm_linear();
   return check_summary("kernels_k3");
 }
