@@ -377,6 +377,41 @@ static void test_bmm_linear(void) {
   CHECK(KT_CALL("aten::linear.out", KT_T(F, x, 3, 2), KT_T(F, w, 2, 3), kt_none(), yo, yo) == PTERA_INVALID_ARGUMENT);
 }
 
+/* expected values from torch 1.13 (torch.ops.aten._cdist_forward / _pdist_forward) */
+static void test_dist(void) {
+  float a[6] = {0, 0, 3, 4, 1, -1}, b[4] = {1, 1, -2, 0.5f}, o[6];
+  ptera_value *out = KT_T(F, o, 3, 2);
+  static const struct { double p; float want[6]; } cases[] = {
+      {2.0, {1.4142135381698608f, 2.0615527629852295f, 3.605551242828369f, 6.103277683258057f, 2.0f, 3.3541018962860107f}},
+      {1.0, {2, 2.5f, 5, 8.5f, 2, 4.5f}},
+      {0.0, {2, 2, 2, 2, 1, 2}},
+      {INFINITY, {1, 2, 3, 5, 2, 3}},
+      {3.0, {1.2599210739135742f, 2.0103628635406494f, 3.271066427230835f, 5.5164794921875f, 2.0f, 3.1201257705688477f}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    CHECK(KT_CALL("aten::_cdist_forward.out", KT_T(F, a, 3, 2), KT_T(F, b, 2, 2), kt_dbl(cases[i].p), kt_none(), out, out) ==
+          PTERA_OK);
+    CHECK(kt_farr(o, cases[i].want, 6, 1e-6));
+  }
+  /* broadcast batch: x1 [1,3,2] with x2 [2,2,2] (x2's second batch = first) */
+  float b2[8] = {1, 1, -2, 0.5f, 1, 1, -2, 0.5f}, o2[12];
+  ptera_value *out2 = KT_T(F, o2, 2, 3, 2);
+  CHECK(KT_CALL("aten::_cdist_forward.out", KT_T(F, a, 1, 3, 2), KT_T(F, b2, 2, 2, 2), kt_dbl(1.0), kt_int(0), out2, out2) ==
+        PTERA_OK);
+  CHECK(kt_farr(o2, (float[]){2, 2.5f, 5, 8.5f, 2, 4.5f}, 6, 0) && kt_farr(o2 + 6, (float[]){2, 2.5f, 5, 8.5f, 2, 4.5f}, 6, 0));
+  CHECK(KT_CALL("aten::_cdist_forward.out", KT_T(F, a, 2, 3), KT_T(F, b, 2, 2), kt_dbl(2), kt_none(), out, out) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::_cdist_forward.out", KT_T(F, a, 3, 2), KT_T(F, b, 2, 2), kt_dbl(-1), kt_none(), out, out) ==
+        PTERA_INVALID_ARGUMENT);
+  float pd[3];
+  ptera_value *po = KT_T(F, pd, 3);
+  CHECK(KT_CALL("aten::_pdist_forward.out", KT_T(F, a, 3, 2), kt_dbl(2), po, po) == PTERA_OK);
+  CHECK(kt_farr(pd, (float[]){5.0f, 1.4142135381698608f, 5.385164737701416f}, 3, 1e-6));
+  CHECK(KT_CALL("aten::_pdist_forward.out", KT_T(F, a, 3, 2), kt_dbl(1.5), po, po) == PTERA_OK);
+  CHECK(kt_farr(pd, (float[]){5.584249973297119f, 1.587401032447815f, 5.811210632324219f}, 3, 1e-6));
+  CHECK(KT_CALL("aten::_pdist_forward.out", KT_T(F, a, 6), kt_dbl(2), po, po) == PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_as_strided();
   test_cat();
@@ -393,5 +428,6 @@ int main(void) {
   test_pooling();
   test_padding();
   test_bmm_linear();
+  test_dist();
   return check_summary("kernels_k3");
 }
