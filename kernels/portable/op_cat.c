@@ -1,9 +1,24 @@
 /* aten::cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out): concatenates
- * along dim. 1-D empty tensors are skipped (legacy PyTorch behaviour); every
+ * along dim. 1-D empty tensors are skipped (legacy PyTorch behaviour), and so,
+ * as in ExecuTorch, is any empty tensor whose shape does not match; every
  * input dtype must cast to out's dtype. */
 #include "builtin.h"
 #include "portable/util/pk.h"
 #include "portable/util/region.h"
+
+/* t matches ref everywhere but dim d. */
+static bool matches(const ptera_tensor *t, const ptera_tensor *ref, size_t d) {
+  if (t->dim != ref->dim) return false;
+  for (size_t i = 0; i < t->dim; i++)
+    if (i != d && t->sizes[i] != ref->sizes[i]) return false;
+  return true;
+}
+
+/* t takes no part in the result. */
+static bool skipped(const ptera_tensor *t, const ptera_tensor *ref, size_t d) {
+  if (t->dim == 1 && t->numel == 0) return true;
+  return t->numel == 0 && !matches(t, ref, d);
+}
 
 ptera_status pk_cat_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::cat.out";
@@ -27,6 +42,12 @@ ptera_status pk_cat_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs)
                                op, k, ptera_dtype_name(ts[k]->dtype), ptera_dtype_name(out->dtype));
     if (!ref && !(ts[k]->dim == 1 && ts[k]->numel == 0)) ref = ts[k];
   }
+  /* prefer the first non-empty tensor as the reference */
+  for (size_t k = 0; k < n; k++)
+    if (ts[k]->numel > 0) {
+      ref = ts[k];
+      break;
+    }
   if (!ref) {
     /* only legacy empty tensors */
     size_t d;
@@ -42,11 +63,8 @@ ptera_status pk_cat_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs)
   int64_t total = 0;
   for (size_t k = 0; k < n; k++) {
     const ptera_tensor *t = ts[k];
-    if (t->dim == 1 && t->numel == 0) continue;
-    bool ok = t->dim == ref->dim;
-    for (size_t i = 0; ok && i < t->dim; i++)
-      if (i != d && t->sizes[i] != ref->sizes[i]) ok = false;
-    if (!ok) {
+    if (skipped(t, ref, d)) continue;
+    if (!matches(t, ref, d)) {
       char a[128], b[128];
       return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                                "%s: 'tensors'[%zu] has shape %s, which does not match %s outside "
@@ -67,7 +85,7 @@ ptera_status pk_cat_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs)
   int64_t at = 0;
   for (size_t k = 0; k < n; k++) {
     const ptera_tensor *t = ts[k];
-    if (t->dim == 1 && t->numel == 0) continue;
+    if (skipped(t, ref, d)) continue;
     int64_t sz[PTERA_MAX_DIM], dstr[PTERA_MAX_DIM], sstr[PTERA_MAX_DIM];
     for (size_t i = 0; i < t->dim; i++) {
       size_t j = out->dim_order[i];

@@ -53,6 +53,11 @@ static void test_cat(void) {
   CHECK(KT_CALL("aten::cat.out", KT_TL(KT_T(F, a, 2, 2), kt_tensor(F, e, 0, 1, (const int32_t[]){0}, NULL, 0), KT_T(I, c, 1, 2)),
                 kt_int(0), out, out) == PTERA_OK);
   CHECK(kt_farr(o, (float[]){1, 2, 3, 4, 7, 8}, 6, 0));
+  /* an empty [3, 0] tensor that does not match is skipped (ExecuTorch behaviour) */
+  out = KT_T(F, o, 3, 2);
+  CHECK(KT_CALL("aten::cat.out", KT_TL(kt_tensor(F, e, 0, 2, (const int32_t[]){3, 0}, NULL, 0), KT_T(F, a, 2, 2), KT_T(I, c, 1, 2)),
+                kt_int(0), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1, 2, 3, 4, 7, 8}, 6, 0));
   CHECK(KT_CALL("aten::cat.out", KT_TL(KT_T(F, a, 2, 2), KT_T(F, b, 1, 2)), kt_int(1), out, out) ==
         PTERA_INVALID_ARGUMENT);
   CHECK(kt_msg_has("'tensors'[1]"));
