@@ -27,3 +27,25 @@ ptera_status pk_squeeze_copy_dims_out(ptera_kernel_ctx *ctx, ptera_value **args,
   pk_copy_reshape(out, self);
   return PTERA_OK;
 }
+
+/* aten::squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out): removes dim
+ * when it has size 1. */
+ptera_status pk_squeeze_copy_dim_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "aten::squeeze_copy.dim_out";
+  ptera_tensor *self, *out;
+  int64_t dim;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &self));
+  PK_TRY(pk_get_int(ctx, op, args, 1, "dim", &dim));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
+  size_t d;
+  PK_TRY(pk_norm_dim(ctx, op, "dim", dim, self->dim, &d));
+  int32_t sizes[PTERA_MAX_DIM];
+  size_t od = 0;
+  for (size_t i = 0; i < self->dim; i++)
+    if (i != d || self->sizes[i] != 1) sizes[od++] = self->sizes[i];
+  PK_TRY(pk_resize(ctx, op, "out", out, od, sizes));
+  pk_copy_reshape(out, self);
+  return PTERA_OK;
+}

@@ -1,0 +1,48 @@
+/* aten::bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out): [b,n,k] @ [b,k,m]
+ * per batch (one real dtype, accumulated like mm). */
+#include "builtin.h"
+#include "portable/util/matmul.h"
+#include "portable/util/pk.h"
+
+/* The 2-D slice t[i] as a tensor header (no copy). */
+static ptera_tensor slice2d(const ptera_tensor *t, int64_t i) {
+  ptera_tensor v;
+  memset(&v, 0, sizeof v);
+  v.dtype = t->dtype;
+  v.dim = 2;
+  v.data = (char *)t->data + i * t->strides[0] * (int64_t)ptera_dtype_size(t->dtype);
+  v.sizes[0] = t->sizes[1];
+  v.sizes[1] = t->sizes[2];
+  v.strides[0] = t->strides[1];
+  v.strides[1] = t->strides[2];
+  v.numel = (size_t)t->sizes[1] * (size_t)t->sizes[2];
+  return v;
+}
+
+ptera_status pk_bmm_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "aten::bmm.out";
+  ptera_tensor *a, *b, *out;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &a));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "mat2", &b));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
+  PK_TRY(pk_check_real(ctx, op, "self", a));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", a, "mat2", b));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", a, "out", out));
+  if (a->dim != 3 || b->dim != 3 || a->sizes[0] != b->sizes[0] || a->sizes[2] != b->sizes[1]) {
+    char s1[96], s2[96];
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: cannot multiply 'self' %s by 'mat2' %s (need [b, n, k] and "
+                             "[b, k, m])",
+                             op, pk_fmt_shape(s1, sizeof s1, a->sizes, a->dim),
+                             pk_fmt_shape(s2, sizeof s2, b->sizes, b->dim));
+  }
+  int32_t sizes[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
+  PK_TRY(pk_resize(ctx, op, "out", out, 3, sizes));
+  if (out->numel == 0) return PTERA_OK;
+  for (int64_t i = 0; i < sizes[0]; i++) {
+    ptera_tensor av = slice2d(a, i), bv = slice2d(b, i), ov = slice2d(out, i);
+    pk_matmul(&av, &bv, &ov, NULL, 1.0, 0.0);
+  }
+  return PTERA_OK;
+}

@@ -1,0 +1,9 @@
+/* aten::reflection_pad1d.out(Tensor self, SymInt[2] padding, *, Tensor(a!) out):
+ * pads the last 1 dim(s) (self rank 2 or 3); mirrors self at its edges (without repeating the edge element; padding < size). */
+#include "builtin.h"
+#include "portable/util/pad.h"
+#include "portable/util/pk.h"
+
+ptera_status pk_reflection_pad1d_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  return pk_pad_kernel(ctx, "aten::reflection_pad1d.out", args, nargs, 1, true);
+}
