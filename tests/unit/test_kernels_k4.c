@@ -155,6 +155,83 @@ static void test_select_slice_scatter(void) {
   CHECK(kt_msg_has("step"));
 }
 
+static ptera_value *kt_otlist(size_t n, ptera_value **items) {
+  ptera_value *v = kt_val(PTERA_TAG_LIST_OPTIONAL_TENSOR);
+  ptera_value **p = &kt_ptrs[kt_np];
+  kt_np += n;
+  for (size_t i = 0; i < n; i++) p[i] = items[i];
+  v->u.list.items = p;
+  v->u.list.len = n;
+  return v;
+}
+#define KT_OTL(...) kt_otlist(sizeof((ptera_value *[]){__VA_ARGS__}) / sizeof(ptera_value *), (ptera_value *[]){__VA_ARGS__})
+
+/* Expected values printed by torch 1.13 (a = torch.arange(24).reshape(2,3,4)). */
+static void test_index(void) {
+  int64_t a[24], o[24];
+  for (int i = 0; i < 24; i++) a[i] = i;
+  int64_t i20[2] = {2, 0};
+  ptera_value *out = KT_DYN(PTERA_DTYPE_LONG, o, 2, 2, 4);
+  CHECK(KT_CALL("aten::index.Tensor_out", KT_T(PTERA_DTYPE_LONG, a, 2, 3, 4),
+                KT_OTL(kt_none(), KT_T(PTERA_DTYPE_LONG, i20, 2)), out, out) == PTERA_OK);
+  static const int64_t w1[16] = {8, 9, 10, 11, 0, 1, 2, 3, 20, 21, 22, 23, 12, 13, 14, 15};
+  CHECK(memcmp(o, w1, sizeof w1) == 0);
+  /* non-adjacent index tensors: a[[1,0], :, [[3],[1]]] -> [2,2,3] */
+  int64_t i10[2] = {1, 0}, i31[2] = {3, 1};
+  out = KT_DYN(PTERA_DTYPE_LONG, o, 2, 2, 3);
+  CHECK(KT_CALL("aten::index.Tensor_out", KT_T(PTERA_DTYPE_LONG, a, 2, 3, 4),
+                KT_OTL(KT_T(PTERA_DTYPE_LONG, i10, 2), kt_none(), KT_T(PTERA_DTYPE_LONG, i31, 2, 1)), out,
+                out) == PTERA_OK);
+  static const int64_t w2[12] = {15, 19, 23, 3, 7, 11, 13, 17, 21, 1, 5, 9};
+  CHECK(out->u.tensor->sizes[0] == 2 && out->u.tensor->sizes[2] == 3 && memcmp(o, w2, sizeof w2) == 0);
+  /* 2-D bool mask */
+  uint8_t m[6] = {1, 0, 1, 0, 0, 1};
+  out = KT_DYN(PTERA_DTYPE_LONG, o, 3, 4);
+  CHECK(KT_CALL("aten::index.Tensor_out", KT_T(PTERA_DTYPE_LONG, a, 2, 3, 4), KT_OTL(KT_T(PTERA_DTYPE_BOOL, m, 2, 3)),
+                out, out) == PTERA_OK);
+  static const int64_t w3[12] = {0, 1, 2, 3, 8, 9, 10, 11, 20, 21, 22, 23};
+  CHECK(memcmp(o, w3, sizeof w3) == 0);
+  /* negative Int index broadcast against a Long one */
+  int32_t im1[1] = {-1};
+  int64_t i03[2] = {0, 3};
+  out = KT_DYN(PTERA_DTYPE_LONG, o, 2, 2);
+  CHECK(KT_CALL("aten::index.Tensor_out", KT_T(PTERA_DTYPE_LONG, a, 2, 3, 4),
+                KT_OTL(kt_none(), KT_T(PTERA_DTYPE_INT, im1, 1), KT_T(PTERA_DTYPE_LONG, i03, 2)), out,
+                out) == PTERA_OK);
+  CHECK(o[0] == 8 && o[1] == 11 && o[2] == 20 && o[3] == 23);
+  int64_t bad[1] = {3};
+  CHECK(KT_CALL("aten::index.Tensor_out", KT_T(PTERA_DTYPE_LONG, a, 2, 3, 4),
+                KT_OTL(kt_none(), KT_T(PTERA_DTYPE_LONG, bad, 1)), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("indices"));
+  float f[1] = {0};
+  CHECK(KT_CALL("aten::index.Tensor_out", KT_T(PTERA_DTYPE_LONG, a, 2, 3, 4),
+                KT_OTL(KT_T(PTERA_DTYPE_FLOAT, f, 1)), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(KT_CALL("aten::index.Tensor_out", KT_T(PTERA_DTYPE_LONG, a, 2, 3, 4), KT_IL(0), out, out) ==
+        PTERA_INVALID_TYPE);
+}
+
+/* Expected values printed by torch 1.13. */
+static void test_index_put(void) {
+  float z[6] = {0}, v[2] = {1, 2}, o[6];
+  int64_t i[3] = {0, 2, 0};
+  ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, o, 3, 2);
+  CHECK(KT_CALL("aten::index_put.out", KT_T(PTERA_DTYPE_FLOAT, z, 3, 2), KT_OTL(KT_T(PTERA_DTYPE_LONG, i, 3)),
+                KT_T(PTERA_DTYPE_FLOAT, v, 2), kt_bool(true), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){2, 4, 0, 0, 1, 2}, 6, 0));
+  float c[6] = {0}, v3[3] = {5, 6, 7};
+  uint8_t m[6] = {1, 0, 1, 0, 1, 0};
+  ptera_value *self = KT_T(PTERA_DTYPE_FLOAT, c, 2, 3);
+  CHECK(KT_CALL("aten::index_put_", self, KT_OTL(KT_T(PTERA_DTYPE_BOOL, m, 2, 3)), KT_T(PTERA_DTYPE_FLOAT, v3, 3),
+                kt_bool(false), self) == PTERA_OK);
+  CHECK(kt_farr(c, (float[]){5, 0, 6, 0, 7, 0}, 6, 0));
+  CHECK(KT_CALL("aten::index_put.out", KT_T(PTERA_DTYPE_FLOAT, z, 3, 2), KT_OTL(KT_T(PTERA_DTYPE_LONG, i, 3)),
+                KT_T(PTERA_DTYPE_FLOAT, v3, 3), kt_bool(false), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("values"));
+  int64_t bad[1] = {-4};
+  CHECK(KT_CALL("aten::index_put_", self, KT_OTL(KT_T(PTERA_DTYPE_LONG, bad, 1)), KT_T(PTERA_DTYPE_FLOAT, v, 1),
+                kt_bool(false), self) == PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -162,5 +239,7 @@ int main(void) {
   test_nonzero();
   test_scatter();
   test_select_slice_scatter();
+  test_index();
+  test_index_put();
   return check_summary("kernels_k4");
 }
