@@ -232,6 +232,83 @@ static void test_index_put(void) {
                 kt_bool(false), self) == PTERA_INVALID_ARGUMENT);
 }
 
+static ptera_value *kt_dlist(size_t n, const double *items) {
+  ptera_value *v = kt_val(PTERA_TAG_LIST_DOUBLE);
+  v->u.doubles.items = items;
+  v->u.doubles.len = n;
+  return v;
+}
+
+static void test_pixel_shuffle(void) {
+  int64_t b[16], o[16];
+  for (int i = 0; i < 16; i++) b[i] = i;
+  ptera_value *out = KT_T(PTERA_DTYPE_LONG, o, 1, 1, 4, 4);
+  CHECK(KT_CALL("aten::pixel_shuffle.out", KT_T(PTERA_DTYPE_LONG, b, 1, 4, 2, 2), kt_int(2), out, out) == PTERA_OK);
+  static int64_t w1[16] = {0, 4, 1, 5, 8, 12, 9, 13, 2, 6, 3, 7, 10, 14, 11, 15}; /* torch 1.13 */
+  CHECK(memcmp(o, w1, sizeof w1) == 0);
+  out = KT_T(PTERA_DTYPE_LONG, o, 1, 4, 2, 2);
+  CHECK(KT_CALL("aten::pixel_unshuffle.out", KT_T(PTERA_DTYPE_LONG, b, 1, 1, 4, 4), kt_int(2), out, out) == PTERA_OK);
+  static const int64_t w2[16] = {0, 2, 8, 10, 1, 3, 9, 11, 4, 6, 12, 14, 5, 7, 13, 15}; /* torch 1.13 */
+  CHECK(memcmp(o, w2, sizeof w2) == 0);
+  /* unbatched round trip */
+  int64_t r[16];
+  ptera_value *rt = KT_T(PTERA_DTYPE_LONG, r, 4, 2, 2);
+  CHECK(KT_CALL("aten::pixel_unshuffle.out", KT_T(PTERA_DTYPE_LONG, w1, 1, 4, 4), kt_int(2), rt, rt) == PTERA_OK);
+  CHECK(memcmp(r, b, sizeof b) == 0);
+  CHECK(KT_CALL("aten::pixel_shuffle.out", KT_T(PTERA_DTYPE_LONG, b, 1, 4, 2, 2), kt_int(3), out, out) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("upscale_factor"));
+  CHECK(KT_CALL("aten::pixel_unshuffle.out", KT_T(PTERA_DTYPE_LONG, b, 1, 1, 4, 4), kt_int(3), out, out) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("downscale_factor"));
+}
+
+/* x = arange(6).reshape(1,1,2,3) * 1.5 + 0.25; expected values printed by torch 1.13.
+ * Bilinear follows ExecuTorch's float index math, which can differ from torch's
+ * (double source index) by an ulp, hence the 1e-6 tolerance there. */
+static void test_upsample(void) {
+  float x[6], o[21];
+  for (int i = 0; i < 6; i++) x[i] = (float)i * 1.5f + 0.25f;
+  ptera_value *out = KT_DYN(PTERA_DTYPE_FLOAT, o, 1, 1, 3, 7);
+  static const double sf[2] = {1.5, 1.7};
+  CHECK(KT_CALL("aten::upsample_nearest2d.vec_out", KT_T(PTERA_DTYPE_FLOAT, x, 1, 1, 2, 3), kt_none(),
+                kt_dlist(2, sf), out, out) == PTERA_OK);
+  CHECK(out->u.tensor->sizes[2] == 3 && out->u.tensor->sizes[3] == 5);
+  CHECK(kt_farr(o, (float[]){0.25f, 0.25f, 1.75f, 1.75f, 3.25f, 0.25f, 0.25f, 1.75f, 1.75f, 3.25f, 4.75f,
+                             4.75f, 6.25f, 6.25f, 7.75f}, 15, 0));
+  out = KT_T(PTERA_DTYPE_FLOAT, o, 1, 1, 3, 7);
+  CHECK(KT_CALL("aten::upsample_nearest2d.vec_out", KT_T(PTERA_DTYPE_FLOAT, x, 1, 1, 2, 3), KT_IL(3, 7),
+                kt_none(), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.25f, 0.25f, 0.25f, 1.75f, 1.75f, 3.25f, 3.25f, 0.25f, 0.25f, 0.25f, 1.75f,
+                             1.75f, 3.25f, 3.25f, 4.75f, 4.75f, 4.75f, 6.25f, 6.25f, 7.75f, 7.75f}, 21, 0));
+  CHECK(KT_CALL("aten::upsample_nearest2d.vec_out", KT_T(PTERA_DTYPE_FLOAT, x, 1, 1, 2, 3), KT_IL(3, 7),
+                kt_dlist(2, sf), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("scale_factors"));
+  out = KT_T(PTERA_DTYPE_FLOAT, o, 1, 1, 3, 5);
+  CHECK(KT_CALL("aten::upsample_bilinear2d.vec_out", KT_T(PTERA_DTYPE_FLOAT, x, 1, 1, 2, 3), KT_IL(3, 5),
+                kt_bool(false), kt_none(), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.25f, 0.8500000238418579f, 1.7500001192092896f, 2.6500000953674316f, 3.25f, 2.5f,
+                             3.1000001430511475f, 4.0f, 4.900000095367432f, 5.5f, 4.75f, 5.349999904632568f,
+                             6.25f, 7.149999618530273f, 7.75f}, 15, 1e-6));
+  CHECK(KT_CALL("aten::upsample_bilinear2d.vec_out", KT_T(PTERA_DTYPE_FLOAT, x, 1, 1, 2, 3), KT_IL(3, 5),
+                kt_bool(true), kt_none(), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.25f, 1, 1.75f, 2.5f, 3.25f, 2.5f, 3.25f, 4, 4.75f, 5.5f, 4.75f, 5.5f, 6.25f, 7,
+                             7.75f}, 15, 0));
+  static const double sf2[2] = {1.7, 2.3};
+  out = KT_DYN(PTERA_DTYPE_FLOAT, o, 1, 1, 3, 6);
+  CHECK(KT_CALL("aten::upsample_bilinear2d.vec_out", KT_T(PTERA_DTYPE_FLOAT, x, 1, 1, 2, 3), kt_none(),
+                kt_bool(false), kt_dlist(2, sf2), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.25f, 0.4782608449459076f, 1.1304347515106201f, 1.7826086282730103f,
+                             2.4347825050354004f, 3.08695650100708f, 1.9705884456634521f,
+                             2.1988492012023926f, 2.8510231971740723f, 3.503197193145752f,
+                             4.155371189117432f, 4.807544708251953f, 4.617647647857666f,
+                             4.8459086418151855f, 5.498082160949707f, 6.150256156921387f,
+                             6.802430152893066f, 7.454603672027588f}, 18, 1e-6));
+  CHECK(KT_CALL("aten::upsample_bilinear2d.vec_out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 3), KT_IL(3, 5),
+                kt_bool(false), kt_none(), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("input"));
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -241,5 +318,7 @@ int main(void) {
   test_select_slice_scatter();
   test_index();
   test_index_put();
+  test_pixel_shuffle();
+  test_upsample();
   return check_summary("kernels_k4");
 }
