@@ -309,6 +309,42 @@ static void test_upsample(void) {
   CHECK(kt_msg_has("input"));
 }
 
+static void test_dim_order_device_copy(void) {
+  float buf[8];
+  ptera_value *out = KT_DYN(PTERA_DTYPE_FLOAT, buf, 2, 4);
+  CHECK(KT_CALL("dim_order_ops::_empty_dim_order.out", KT_IL(4, 2), kt_none(), out, out) == PTERA_OK);
+  CHECK(out->u.tensor->sizes[0] == 4 && out->u.tensor->sizes[1] == 2);
+  CHECK(KT_CALL("dim_order_ops::_empty_dim_order.out", KT_IL(4, 2), KT_IL(0, 1), out, out) == PTERA_OK);
+  CHECK(KT_CALL("dim_order_ops::_empty_dim_order.out", KT_IL(4, 2), KT_IL(1, 0), out, out) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("dim_order"));
+  CHECK(KT_CALL("dim_order_ops::_empty_dim_order.out", KT_IL(4, 3), kt_none(), out, out) == PTERA_INVALID_ARGUMENT);
+  /* _clone_dim_order: contiguous -> channels-last */
+  float c[4] = {1, 2, 10, 20}, m[4];
+  ptera_value *mo = kt_tensor(PTERA_DTYPE_FLOAT, m, sizeof m, 4, (const int32_t[]){1, 2, 2, 1},
+                              (const uint8_t[]){0, 2, 3, 1}, 0);
+  CHECK(KT_CALL("dim_order_ops::_clone_dim_order.out", KT_T(PTERA_DTYPE_FLOAT, c, 1, 2, 2, 1), kt_bool(false),
+                KT_IL(0, 2, 3, 1), mo, mo) == PTERA_OK);
+  CHECK(kt_farr(m, (float[]){1, 10, 2, 20}, 4, 0));
+  CHECK(KT_CALL("dim_order_ops::_clone_dim_order.out", KT_T(PTERA_DTYPE_FLOAT, c, 1, 2, 2, 1), kt_bool(false),
+                kt_none(), mo, mo) == PTERA_INVALID_ARGUMENT);
+  int32_t ic[4] = {0};
+  ptera_value *io = KT_T(PTERA_DTYPE_INT, ic, 1, 2, 2, 1);
+  CHECK(KT_CALL("dim_order_ops::_clone_dim_order.out", KT_T(PTERA_DTYPE_FLOAT, c, 1, 2, 2, 1), kt_bool(false),
+                kt_none(), io, io) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("dtype"));
+  float d[4];
+  ptera_value *dout = KT_DYN(PTERA_DTYPE_FLOAT, d, 1, 4);
+  CHECK(KT_CALL("et_copy::_h2d_copy.out", KT_T(PTERA_DTYPE_FLOAT, c, 2, 2), dout, dout) == PTERA_OK);
+  CHECK(kt_farr(d, c, 4, 0) && dout->u.tensor->dim == 2);
+  memset(d, 0, sizeof d);
+  CHECK(KT_CALL("et_copy::_d2h_copy.out", KT_T(PTERA_DTYPE_FLOAT, c, 4), dout, dout) == PTERA_INVALID_ARGUMENT);
+  dout = KT_T(PTERA_DTYPE_FLOAT, d, 4);
+  CHECK(KT_CALL("et_copy::_d2h_copy.out", KT_T(PTERA_DTYPE_FLOAT, c, 4), dout, dout) == PTERA_OK);
+  CHECK(kt_farr(d, c, 4, 0));
+  CHECK(KT_CALL("et_copy::_d2h_copy.out", KT_T(PTERA_DTYPE_INT, ic, 4), dout, dout) == PTERA_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -320,5 +356,6 @@ int main(void) {
   test_index_put();
   test_pixel_shuffle();
   test_upsample();
+  test_dim_order_device_copy();
   return check_summary("kernels_k4");
 }
