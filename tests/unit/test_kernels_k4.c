@@ -345,6 +345,36 @@ static void test_dim_order_device_copy(void) {
   CHECK(KT_CALL("et_copy::_d2h_copy.out", KT_T(PTERA_DTYPE_INT, ic, 4), dout, dout) == PTERA_INVALID_ARGUMENT);
 }
 
+/* Zeros padding, values printed by torch 1.13 (ExecuTorch's weight products may
+ * differ by an ulp, hence 1e-6); border/reflection hand computed per ExecuTorch
+ * (padding applied to integer corners). */
+static void test_grid_sampler(void) {
+  float x[6], o[4];
+  for (int i = 0; i < 6; i++) x[i] = (float)i * 1.5f + 0.25f;
+  float g[8] = {-1, -1, 0, 0, 0.5f, -0.3f, 1.2f, 0.9f};
+  ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, o, 1, 1, 1, 4);
+#define GS(m, p, al) KT_CALL("aten::grid_sampler_2d.out", KT_T(PTERA_DTYPE_FLOAT, x, 1, 1, 2, 3), \
+                             KT_T(PTERA_DTYPE_FLOAT, g, 1, 1, 4, 2), kt_int(m), kt_int(p), kt_bool(al), out, out)
+  CHECK(GS(0, 0, false) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.0625f, 4.0f, 3.7750000953674316f, 0.9299991726875305f}, 4, 1e-6));
+  CHECK(GS(0, 0, true) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.25f, 4.0f, 4.074999809265137f, 6.0199995040893555f}, 4, 1e-6));
+  CHECK(GS(1, 0, false) == PTERA_OK);
+  /* nearest rounds halves away from zero like ExecuTorch (torch 1.13 rounds half
+   * to even and gives 0.25, 1.75, 3.25, 0 / 0.25, 1.75, 3.25, 7.75) */
+  CHECK(kt_farr(o, (float[]){0.0f, 6.25f, 3.25f, 0.0f}, 4, 0));
+  CHECK(GS(1, 0, true) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.25f, 6.25f, 3.25f, 7.75f}, 4, 0));
+  /* border, first point: (-1,-1) unnormalizes to (-0.5,-0.5): all four corners clamp to x[0,0] */
+  CHECK(GS(0, 1, false) == PTERA_OK);
+  CHECK(kt_close(o[0], 0.25, 1e-6));
+  CHECK(GS(2, 0, false) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("interpolation_mode"));
+  CHECK(GS(0, 3, false) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("padding_mode"));
+#undef GS
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -356,6 +386,7 @@ int main(void) {
   test_index_put();
   test_pixel_shuffle();
   test_upsample();
+  test_grid_sampler();
   test_dim_order_device_copy();
   return check_summary("kernels_k4");
 }
