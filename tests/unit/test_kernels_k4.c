@@ -375,6 +375,23 @@ static void test_grid_sampler(void) {
 #undef GS
 }
 
+/* Values printed by torch 1.13 (max_pool2d 2x2 stride 1 on a [1,3,4] input). */
+static void test_max_pool_backward(void) {
+  float x[12] = {1, 5, 2, 0, 3, 4, 8, 1, 0, 2, 6, 7}, g[6] = {1, 2, 3, 4, 5, 6}, gi[12];
+  int64_t ix[6] = {1, 6, 6, 5, 6, 6};
+  ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, gi, 1, 3, 4);
+#define MPB(ixv) KT_CALL("aten::max_pool2d_with_indices_backward.grad_input", KT_T(PTERA_DTYPE_FLOAT, g, 1, 2, 3), \
+                         KT_T(PTERA_DTYPE_FLOAT, x, 1, 3, 4), KT_IL(2, 2), KT_IL(1, 1), KT_IL(0, 0), KT_IL(1, 1), \
+                         kt_bool(false), ixv, out, out)
+  CHECK(MPB(KT_T(PTERA_DTYPE_LONG, ix, 1, 2, 3)) == PTERA_OK);
+  CHECK(kt_farr(gi, (float[]){0, 1, 0, 0, 0, 4, 16, 0, 0, 0, 0, 0}, 12, 0));
+  int64_t bad[6] = {1, 6, 6, 5, 6, 12};
+  CHECK(MPB(KT_T(PTERA_DTYPE_LONG, bad, 1, 2, 3)) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("indices"));
+  CHECK(MPB(KT_T(PTERA_DTYPE_LONG, ix, 1, 3, 2)) == PTERA_INVALID_ARGUMENT);
+#undef MPB
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -387,6 +404,7 @@ int main(void) {
   test_pixel_shuffle();
   test_upsample();
   test_grid_sampler();
+  test_max_pool_backward();
   test_dim_order_device_copy();
   return check_summary("kernels_k4");
 }
