@@ -392,6 +392,51 @@ static void test_max_pool_backward(void) {
 #undef MPB
 }
 
+/* Hand computed: q = clamp(zp + nearbyint(x / scale)), x = (q - zp) * scale. */
+static void test_quant_tensor_channel(void) {
+  float x[4] = {0.5f, -1.0f, 2.0f, 3.0f};
+  int8_t q[4];
+  double s1[1] = {0.5};
+  int64_t z1[1] = {1};
+  ptera_value *qo = KT_T(PTERA_DTYPE_CHAR, q, 4);
+  CHECK(KT_CALL("quantized_decomposed::quantize_per_tensor.Tensor_out", KT_T(PTERA_DTYPE_FLOAT, x, 4),
+                KT_T(PTERA_DTYPE_DOUBLE, s1, 1), KT_T(PTERA_DTYPE_LONG, z1, 1), kt_int(-128), kt_int(5),
+                kt_int(PTERA_DTYPE_CHAR), qo, qo) == PTERA_OK);
+  CHECK(q[0] == 2 && q[1] == -1 && q[2] == 5 && q[3] == 5);
+  float f[4];
+  ptera_value *fo = KT_T(PTERA_DTYPE_FLOAT, f, 4);
+  CHECK(KT_CALL("quantized_decomposed::dequantize_per_tensor.Tensor_out", KT_T(PTERA_DTYPE_CHAR, q, 4),
+                KT_T(PTERA_DTYPE_DOUBLE, s1, 1), KT_T(PTERA_DTYPE_LONG, z1, 1), kt_int(-128), kt_int(127),
+                kt_int(PTERA_DTYPE_CHAR), kt_none(), fo, fo) == PTERA_OK);
+  CHECK(kt_farr(f, (float[]){0.5f, -1.0f, 2.0f, 2.0f}, 4, 0));
+  double s2[2] = {0.5, 0.25};
+  CHECK(KT_CALL("quantized_decomposed::dequantize_per_tensor.Tensor_out", KT_T(PTERA_DTYPE_CHAR, q, 4),
+                KT_T(PTERA_DTYPE_DOUBLE, s2, 2), KT_T(PTERA_DTYPE_LONG, z1, 1), kt_int(-128), kt_int(127),
+                kt_int(PTERA_DTYPE_CHAR), kt_none(), fo, fo) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("scales"));
+  /* per channel on axis 0 of [2,2]: row 0 scale 0.5 zp 0, row 1 scale 0.25 zp -2 */
+  int64_t z2[2] = {0, -2};
+  ptera_value *q2 = KT_T(PTERA_DTYPE_CHAR, q, 2, 2);
+  CHECK(KT_CALL("quantized_decomposed::quantize_per_channel.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 2),
+                KT_T(PTERA_DTYPE_DOUBLE, s2, 2), KT_T(PTERA_DTYPE_LONG, z2, 2), kt_int(0), kt_int(-128),
+                kt_int(127), kt_int(PTERA_DTYPE_CHAR), q2, q2) == PTERA_OK);
+  CHECK(q[0] == 1 && q[1] == -2 && q[2] == 6 && q[3] == 10);
+  ptera_value *f2 = KT_T(PTERA_DTYPE_FLOAT, f, 2, 2);
+  CHECK(KT_CALL("quantized_decomposed::dequantize_per_channel.out", KT_T(PTERA_DTYPE_CHAR, q, 2, 2),
+                KT_T(PTERA_DTYPE_DOUBLE, s2, 2), KT_T(PTERA_DTYPE_LONG, z2, 2), kt_int(-2), kt_int(-128),
+                kt_int(127), kt_int(PTERA_DTYPE_CHAR), kt_none(), f2, f2) == PTERA_OK);
+  CHECK(kt_farr(f, (float[]){0.5f, -1.0f, 2.0f, 3.0f}, 4, 0));
+  /* axis 1, no zero points */
+  CHECK(KT_CALL("quantized_decomposed::dequantize_per_channel.out", KT_T(PTERA_DTYPE_CHAR, q, 2, 2),
+                KT_T(PTERA_DTYPE_DOUBLE, s2, 2), kt_none(), kt_int(1), kt_int(-128), kt_int(127),
+                kt_int(PTERA_DTYPE_CHAR), kt_none(), f2, f2) == PTERA_OK);
+  CHECK(kt_farr(f, (float[]){0.5f, -0.5f, 3.0f, 2.5f}, 4, 0));
+  CHECK(KT_CALL("quantized_decomposed::quantize_per_channel.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 2),
+                KT_T(PTERA_DTYPE_DOUBLE, s2, 2), KT_T(PTERA_DTYPE_LONG, z2, 2), kt_int(2), kt_int(-128),
+                kt_int(127), kt_int(PTERA_DTYPE_CHAR), q2, q2) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("axis"));
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -405,6 +450,7 @@ int main(void) {
   test_upsample();
   test_grid_sampler();
   test_max_pool_backward();
+  test_quant_tensor_channel();
   test_dim_order_device_copy();
   return check_summary("kernels_k4");
 }
