@@ -437,6 +437,32 @@ static void test_quant_tensor_channel(void) {
   CHECK(kt_msg_has("axis"));
 }
 
+static void test_quant_token(void) {
+  /* two tokens of 2: token 0 scale 0.5 zp 0, token 1 scale 0.25 zp -2 (hand computed) */
+  float x[4] = {0.5f, -1.0f, 2.0f, 3.0f}, f[4];
+  int8_t q[4];
+  double s[2] = {0.5, 0.25};
+  int64_t z[2] = {0, -2};
+  ptera_value *qo = KT_T(PTERA_DTYPE_CHAR, q, 2, 2);
+  CHECK(KT_CALL("quantized_decomposed::quantize_per_token.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 2),
+                KT_T(PTERA_DTYPE_DOUBLE, s, 2, 1), KT_T(PTERA_DTYPE_LONG, z, 2, 1), kt_int(-128), kt_int(127),
+                kt_int(PTERA_DTYPE_CHAR), qo, qo) == PTERA_OK);
+  CHECK(q[0] == 1 && q[1] == -2 && q[2] == 6 && q[3] == 10);
+  ptera_value *fo = KT_T(PTERA_DTYPE_FLOAT, f, 2, 2);
+  CHECK(KT_CALL("quantized_decomposed::dequantize_per_token.out", KT_T(PTERA_DTYPE_CHAR, q, 2, 2),
+                KT_T(PTERA_DTYPE_DOUBLE, s, 2, 1), KT_T(PTERA_DTYPE_LONG, z, 2, 1), kt_int(-128), kt_int(127),
+                kt_int(PTERA_DTYPE_CHAR), kt_int(PTERA_DTYPE_FLOAT), fo, fo) == PTERA_OK);
+  CHECK(kt_farr(f, x, 4, 0));
+  CHECK(KT_CALL("quantized_decomposed::dequantize_per_token.out", KT_T(PTERA_DTYPE_CHAR, q, 2, 2),
+                KT_T(PTERA_DTYPE_DOUBLE, s, 2, 1), KT_T(PTERA_DTYPE_LONG, z, 2, 1), kt_int(-128), kt_int(127),
+                kt_int(PTERA_DTYPE_CHAR), kt_int(PTERA_DTYPE_DOUBLE), fo, fo) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("out"));
+  CHECK(KT_CALL("quantized_decomposed::quantize_per_token.out", KT_T(PTERA_DTYPE_FLOAT, x, 4),
+                KT_T(PTERA_DTYPE_DOUBLE, s, 2, 1), KT_T(PTERA_DTYPE_LONG, z, 2, 1), kt_int(-128), kt_int(127),
+                kt_int(PTERA_DTYPE_CHAR), qo, qo) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("scales"));
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -451,6 +477,7 @@ int main(void) {
   test_grid_sampler();
   test_max_pool_backward();
   test_quant_tensor_channel();
+  test_quant_token();
   test_dim_order_device_copy();
   return check_summary("kernels_k4");
 }
