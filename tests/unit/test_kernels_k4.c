@@ -463,6 +463,37 @@ static void test_quant_token(void) {
   CHECK(kt_msg_has("scales"));
 }
 
+/* Hand computed with ExecuTorch's formula: x in [-1, 3], qmin -128, qmax 127:
+ * scale = 4/255; zp from min: -128 + 63.75 = -64.25, error |−128|−63.75 = 64.25;
+ * from max: 127 − 191.25 = −64.25, error 127 − 191.25 < 64.25 -> from max; nudged -64. */
+static void test_choose_qparams(void) {
+  float x[4] = {0.5f, -1.0f, 2.0f, 3.0f};
+  double s[2];
+  int64_t z[2];
+  ptera_value *so = KT_T(PTERA_DTYPE_DOUBLE, s, 1), *zo = KT_T(PTERA_DTYPE_LONG, z, 1);
+  CHECK(KT_CALL("quantized_decomposed::choose_qparams.Tensor_out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_int(-128),
+                kt_int(127), kt_dbl(1e-7), kt_int(PTERA_DTYPE_CHAR), so, zo, kt_none()) == PTERA_OK);
+  CHECK(kt_close(s[0], 4.0 / 255.0, 1e-12) && z[0] == -64);
+  /* all zeros: scale 0.1; the min end has the smaller error (0 < 255), zero point 0 */
+  float zeros[2] = {0, 0};
+  CHECK(KT_CALL("quantized_decomposed::choose_qparams.Tensor_out", KT_T(PTERA_DTYPE_FLOAT, zeros, 2), kt_int(0),
+                kt_int(255), kt_dbl(1e-7), kt_int(PTERA_DTYPE_BYTE), so, zo, kt_none()) == PTERA_OK);
+  CHECK(s[0] == 0.1 && z[0] == 0);
+  CHECK(KT_CALL("quantized_decomposed::choose_qparams.Tensor_out", KT_T(PTERA_DTYPE_FLOAT, x, 4), kt_int(5),
+                kt_int(5), kt_dbl(1e-7), kt_int(PTERA_DTYPE_CHAR), so, zo, kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("quant_min"));
+  /* per token: rows [0.5,-1] and [2,3] */
+  ptera_value *so2 = KT_DYN(PTERA_DTYPE_DOUBLE, s, 2, 1), *zo2 = KT_DYN(PTERA_DTYPE_LONG, z, 2, 1);
+  CHECK(KT_CALL("quantized_decomposed::choose_qparams_per_token_asymmetric.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 2),
+                kt_int(PTERA_DTYPE_CHAR), so2, zo2, kt_none()) == PTERA_OK);
+  /* row 0: range [-1, 0.5]: scale 1.5/255, zp from min -128 + 170 = 42; row 1: [0, 3]: zp -128 */
+  CHECK(kt_close(s[0], 1.5 / 255.0, 1e-12) && z[0] == 42);
+  CHECK(kt_close(s[1], 3.0 / 255.0, 1e-12) && z[1] == -128);
+  CHECK(KT_CALL("quantized_decomposed::choose_qparams_per_token_asymmetric.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 2),
+                kt_int(PTERA_DTYPE_CHAR), zo2, so2, kt_none()) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("scale_out"));
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -478,6 +509,7 @@ int main(void) {
   test_max_pool_backward();
   test_quant_tensor_channel();
   test_quant_token();
+  test_choose_qparams();
   test_dim_order_device_copy();
   return check_summary("kernels_k4");
 }
