@@ -494,6 +494,31 @@ static void test_choose_qparams(void) {
   CHECK(kt_msg_has("scale_out"));
 }
 
+static void test_embedding_byte(void) {
+  /* V=3, D=4, 2 groups; row 2: w [10,12,-4,0], scales [0.5, 2], zps [2, -1] (hand computed) */
+  int8_t w[12] = {0, 0, 0, 0, 1, 1, 1, 1, 10, 12, -4, 0};
+  float sc[6] = {1, 1, 1, 1, 0.5f, 2}, zp[6] = {0, 0, 0, 0, 2, -1}, o[8];
+  int64_t ix[2] = {2, 1};
+  ptera_value *out = KT_T(PTERA_DTYPE_FLOAT, o, 2, 4);
+  CHECK(KT_CALL("quantized_decomposed::embedding_byte.out", KT_T(PTERA_DTYPE_CHAR, w, 3, 4),
+                KT_T(PTERA_DTYPE_FLOAT, sc, 3, 2), KT_T(PTERA_DTYPE_FLOAT, zp, 3, 2), kt_int(-128), kt_int(127),
+                KT_T(PTERA_DTYPE_LONG, ix, 2), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){4, 5, -6, 2, 1, 1, 1, 1}, 8, 0));
+  CHECK(KT_CALL("quantized_decomposed::embedding_byte.dtype_out", KT_T(PTERA_DTYPE_CHAR, w, 3, 4),
+                KT_T(PTERA_DTYPE_FLOAT, sc, 3, 2), kt_none(), kt_int(-128), kt_int(127),
+                KT_T(PTERA_DTYPE_LONG, ix, 2), kt_none(), out, out) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){5, 6, -8, 0, 1, 1, 1, 1}, 8, 0));
+  int64_t bad[2] = {3, 0};
+  CHECK(KT_CALL("quantized_decomposed::embedding_byte.out", KT_T(PTERA_DTYPE_CHAR, w, 3, 4),
+                KT_T(PTERA_DTYPE_FLOAT, sc, 3, 2), kt_none(), kt_int(-128), kt_int(127),
+                KT_T(PTERA_DTYPE_LONG, bad, 2), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("indices"));
+  CHECK(KT_CALL("quantized_decomposed::embedding_byte.out", KT_T(PTERA_DTYPE_CHAR, w, 3, 4),
+                KT_T(PTERA_DTYPE_FLOAT, sc, 6), kt_none(), kt_int(-128), kt_int(127),
+                KT_T(PTERA_DTYPE_LONG, ix, 2), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("weight_scales"));
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -510,6 +535,7 @@ int main(void) {
   test_quant_tensor_channel();
   test_quant_token();
   test_choose_qparams();
+  test_embedding_byte();
   test_dim_order_device_copy();
   return check_summary("kernels_k4");
 }
