@@ -519,6 +519,22 @@ static void test_embedding_byte(void) {
   CHECK(kt_msg_has("weight_scales"));
 }
 
+static void test_quantized_add(void) {
+  /* a: scale 0.5 zp 0 -> [1, -2]; b: scale 0.25 zp 4 -> [1, 0.5]; sum [2, -1.5];
+   * out scale 0.5 zp 10 -> [14, 7] (hand computed) */
+  int8_t a[2] = {2, -4}, b[2] = {8, 6}, o[2];
+  ptera_value *out = KT_T(PTERA_DTYPE_CHAR, o, 2);
+  CHECK(KT_CALL("quantized_decomposed::add.out", KT_T(PTERA_DTYPE_CHAR, a, 2), kt_dbl(0.5), kt_int(0), kt_int(-128),
+                kt_int(127), KT_T(PTERA_DTYPE_CHAR, b, 2), kt_dbl(0.25), kt_int(4), kt_int(-128), kt_int(127),
+                kt_dbl(0.5), kt_int(10), kt_int(-128), kt_int(127), out, out) == PTERA_OK);
+  CHECK(o[0] == 14 && o[1] == 7);
+  uint8_t u[2] = {0, 0};
+  CHECK(KT_CALL("quantized_decomposed::add.out", KT_T(PTERA_DTYPE_CHAR, a, 2), kt_dbl(0.5), kt_int(0), kt_int(-128),
+                kt_int(127), KT_T(PTERA_DTYPE_BYTE, u, 2), kt_dbl(0.25), kt_int(4), kt_int(0), kt_int(255),
+                kt_dbl(0.5), kt_int(10), kt_int(-128), kt_int(127), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("'b'"));
+}
+
 int main(void) {
   test_embedding();
   test_index_select();
@@ -536,6 +552,7 @@ int main(void) {
   test_quant_token();
   test_choose_qparams();
   test_embedding_byte();
+  test_quantized_add();
   test_dim_order_device_copy();
   return check_summary("kernels_k4");
 }
