@@ -3,6 +3,7 @@
  * q = clamp(zero_point + nearbyint(x * (1/scale)), quant_min, quant_max), in float as
  * ExecuTorch does (inv_scale = 1.0f / (float)scale). */
 #include "builtin.h"
+#include "quantized/quant_group.h"
 #include "quantized/quant_util.h"
 
 ptera_status pk_quantize_per_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
@@ -44,5 +45,32 @@ ptera_status pk_quantize_per_tensor_out(ptera_kernel_ctx *ctx, ptera_value **arg
       v = (int64_t)q;
     pk_store_i64(PK_PTR(out->data, it, 0), dtype, v);
   }
+  return PTERA_OK;
+}
+
+/* quantized_decomposed::quantize_per_tensor.Tensor_out(Tensor input, Tensor scale,
+ * Tensor zero_point, int quant_min, int quant_max, ScalarType dtype, *, Tensor(a!) out):
+ * the same with one-element scale (Double/Float) and zero_point (Long/Int) tensors. */
+ptera_status pk_quantize_per_tensor_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args,
+                                               size_t nargs) {
+  static const char op[] = "quantized_decomposed::quantize_per_tensor.Tensor_out";
+  ptera_tensor *in, *scale, *zp, *out;
+  int64_t qmin, qmax;
+  int dtype;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 8));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "scale", &scale));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "zero_point", &zp));
+  PK_TRY(pk_get_int(ctx, op, args, 3, "quant_min", &qmin));
+  PK_TRY(pk_get_int(ctx, op, args, 4, "quant_max", &qmax));
+  PK_TRY(pk_get_dtype(ctx, op, args, 5, "dtype", &dtype));
+  PK_TRY(pk_get_tensor(ctx, op, args, 6, "out", &out));
+  PK_TRY(pk_check_float(ctx, op, "input", in));
+  PK_TRY(pk_check_quant_range(ctx, op, dtype, qmin, qmax));
+  PK_TRY(pk_check_dtype(ctx, op, "out", out, dtype));
+  pk_qgroups g = {0, 1, scale, zp};
+  PK_TRY(pk_qgroups_check(ctx, op, &g));
+  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  pk_quantize_groups(in, out, &g, qmin, qmax);
   return PTERA_OK;
 }

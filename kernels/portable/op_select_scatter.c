@@ -1,0 +1,60 @@
+/* aten::select_scatter.out(Tensor self, Tensor src, int dim, int index, *,
+ * Tensor(a!) out): out = self with out.select(dim, index) = src. src has self's
+ * shape without dim; index may be negative. */
+#include "builtin.h"
+#include "portable/util/pk.h"
+
+ptera_status pk_select_scatter_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "aten::select_scatter.out";
+  ptera_tensor *self, *src, *out;
+  int64_t dim, index;
+  size_t d;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 6));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &self));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "src", &src));
+  PK_TRY(pk_get_int(ctx, op, args, 2, "dim", &dim));
+  PK_TRY(pk_get_int(ctx, op, args, 3, "index", &index));
+  PK_TRY(pk_get_tensor(ctx, op, args, 4, "out", &out));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "src", src));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
+  if (self->dim == 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' must have rank >= 1", op);
+  PK_TRY(pk_norm_dim(ctx, op, "dim", dim, self->dim, &d));
+  int64_t n = self->sizes[d];
+  if (index < -n || index >= n)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: 'index' %lld is out of range for dim %zu of size %lld", op,
+                             (long long)index, d, (long long)n);
+  if (index < 0) index += n;
+  bool ok = src->dim + 1u == self->dim;
+  for (size_t k = 0, j = 0; ok && k < self->dim; k++) {
+    if (k == d) continue;
+    if (src->sizes[j++] != self->sizes[k]) ok = false;
+  }
+  if (!ok) {
+    char a[128], b[128];
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: 'src' has shape %s, expected 'self' shape %s without dim %zu", op,
+                             pk_fmt_shape(a, sizeof a, src->sizes, src->dim),
+                             pk_fmt_shape(b, sizeof b, self->sizes, self->dim), d);
+  }
+  PK_TRY(pk_resize_like(ctx, op, "out", out, self));
+  if (out->numel == 0) return PTERA_OK;
+  pk_copy_same_shape(out, self);
+  if (src->numel == 0) return PTERA_OK;
+  /* operands: src, out restricted to the slice (dims of out other than d) */
+  size_t es = ptera_dtype_size(out->dtype);
+  int64_t strides[2][PTERA_MAX_DIM];
+  size_t esz[2] = {es, es};
+  for (size_t k = 0, j = 0; k < out->dim; k++) {
+    if (k == d) continue;
+    strides[0][j] = src->strides[j];
+    strides[1][j] = out->strides[k];
+    j++;
+  }
+  char *base = (char *)out->data + (ptrdiff_t)index * out->strides[d] * (ptrdiff_t)es;
+  pk_iter it;
+  pk_iter_init_raw(&it, src->dim, src->sizes, NULL, 2, (const int64_t(*)[PTERA_MAX_DIM])strides, esz);
+  PK_ITER_FOR(it) memcpy(PK_PTR(base, it, 1), PK_PTR(src->data, it, 0), es);
+  return PTERA_OK;
+}

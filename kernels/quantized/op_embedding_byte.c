@@ -1,0 +1,100 @@
+/* quantized_decomposed::embedding_byte.out(Tensor weight, Tensor weight_scales,
+ * Tensor? weight_zero_points, int weight_quant_min, int weight_quant_max,
+ * Tensor indices, *, Tensor(a!) out) and .dtype_out(..., Tensor indices, *,
+ * ScalarType? dtype=None, Tensor(a!) out): out[..., j] = (w[i, j] - zp[i, g]) *
+ * scale[i, g] for i = indices[...], g = j / (D / groups), in float. weight is a
+ * Byte/Char [V, D]; weight_scales (a float dtype) is [V] or [V, groups];
+ * zero points (optional) have the scales' shape. */
+#include "builtin.h"
+#include "portable/util/index_ext.h"
+#include "quantized/quant_util.h"
+
+static ptera_status embedding_byte(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                   bool has_dtype_arg) {
+  ptera_tensor *w, *sc, *zp, *ix, *out;
+  int64_t qmin, qmax;
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "weight", &w));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "weight_scales", &sc));
+  PK_TRY(pk_get_opt_tensor(ctx, op, args, 2, "weight_zero_points", &zp));
+  PK_TRY(pk_get_int(ctx, op, args, 3, "weight_quant_min", &qmin));
+  PK_TRY(pk_get_int(ctx, op, args, 4, "weight_quant_max", &qmax));
+  PK_TRY(pk_get_tensor(ctx, op, args, 5, "indices", &ix));
+  int odt = sc->dtype;
+  if (has_dtype_arg) {
+    bool has;
+    int d = 0;
+    PK_TRY(pk_get_opt_dtype(ctx, op, args, 6, "dtype", &d, &has));
+    if (has) odt = d;
+    PK_TRY(pk_get_tensor(ctx, op, args, 7, "out", &out));
+  } else {
+    PK_TRY(pk_get_tensor(ctx, op, args, 6, "out", &out));
+  }
+  if (w->dtype != PTERA_DTYPE_BYTE && w->dtype != PTERA_DTYPE_CHAR)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'weight' must be Byte or Char, got %s",
+                             op, ptera_dtype_name(w->dtype));
+  if (w->dim != 2)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'weight' must be 2-D", op);
+  PK_TRY(pk_check_float(ctx, op, "weight_scales", sc));
+  PK_TRY(pk_check_float(ctx, op, "out", out));
+  PK_TRY(pk_check_dtype(ctx, op, "out", out, odt));
+  if (ix->dtype != PTERA_DTYPE_LONG && ix->dtype != PTERA_DTYPE_INT)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'indices' must be Long or Int, got %s",
+                             op, ptera_dtype_name(ix->dtype));
+  int64_t V = w->sizes[0], D = w->sizes[1];
+  int64_t groups = sc->dim == 2 ? sc->sizes[1] : 1;
+  if ((sc->dim != 1 && sc->dim != 2) || sc->sizes[0] != V || groups <= 0 || D % groups != 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: 'weight_scales' must be [%lld] or [%lld, groups] with groups dividing %lld",
+                             op, (long long)V, (long long)V, (long long)D);
+  if (zp) {
+    bool ok = zp->dim == sc->dim && (zp->dtype == PTERA_DTYPE_FLOAT || pk_is_int(zp->dtype) ||
+                                     zp->dtype == sc->dtype);
+    for (size_t k = 0; ok && k < sc->dim; k++) ok = zp->sizes[k] == sc->sizes[k];
+    if (!ok)
+      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                               "%s: 'weight_zero_points' must have the shape of 'weight_scales'", op);
+  }
+  if (ix->dim + 1 > PTERA_MAX_DIM)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'indices' rank is too large", op);
+  (void)qmin;
+  (void)qmax;
+  for (size_t n = 0; n < ix->numel; n++) {
+    int64_t v;
+    PK_TRY(pk_read_index_any(ctx, op, "indices", (const char *)ix->data + pk_flat_off(ix, n), ix->dtype,
+                             V, false, &v));
+  }
+  int32_t sizes[PTERA_MAX_DIM];
+  for (size_t k = 0; k < ix->dim; k++) sizes[k] = ix->sizes[k];
+  sizes[ix->dim] = (int32_t)D;
+  PK_TRY(pk_resize(ctx, op, "out", out, ix->dim + 1u, sizes));
+  if (out->numel == 0) return PTERA_OK;
+  int64_t gsize = D / groups;
+  for (size_t n = 0; n < ix->numel; n++) {
+    int64_t v;
+    PK_TRY(pk_read_index_any(ctx, op, "indices", (const char *)ix->data + pk_flat_off(ix, n), ix->dtype,
+                             V, false, &v));
+    for (int64_t j = 0; j < D; j++) {
+      int64_t g = j / gsize;
+      size_t qi = (size_t)(v * groups + g);
+      float s = pk_load_f32((const char *)sc->data + pk_flat_off(sc, qi), sc->dtype);
+      float z = zp ? pk_load_f32((const char *)zp->data + pk_flat_off(zp, qi), zp->dtype) : 0.0f;
+      int64_t widx[2] = {v, j};
+      float q = (float)pk_load_i64((const char *)w->data + pk_idx_off(w, widx), w->dtype);
+      size_t of = n * (size_t)D + (size_t)j;
+      pk_store_f32((char *)out->data + pk_flat_off(out, of), out->dtype, (q - z) * s);
+    }
+  }
+  return PTERA_OK;
+}
+
+ptera_status pk_embedding_byte_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "quantized_decomposed::embedding_byte.out";
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 8));
+  return embedding_byte(ctx, op, args, false);
+}
+
+ptera_status pk_embedding_byte_dtype_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "quantized_decomposed::embedding_byte.dtype_out";
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 9));
+  return embedding_byte(ctx, op, args, true);
+}

@@ -1,0 +1,81 @@
+#include "quantized/quant_group.h"
+
+#include "portable/util/index_ext.h"
+
+ptera_status pk_qgroups_check(ptera_kernel_ctx *ctx, const char *op, const pk_qgroups *g) {
+  const ptera_tensor *s = g->scales, *z = g->zero_points;
+  if (s->dtype != PTERA_DTYPE_DOUBLE && s->dtype != PTERA_DTYPE_FLOAT)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'scales' must be Double or Float, got %s",
+                             op, ptera_dtype_name(s->dtype));
+  if (s->numel != g->count)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'scales' has %zu elements, expected %zu",
+                             op, s->numel, g->count);
+  if (z) {
+    if (z->dtype != PTERA_DTYPE_LONG && z->dtype != PTERA_DTYPE_INT)
+      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                               "%s: 'zero_points' must be Long or Int, got %s", op,
+                               ptera_dtype_name(z->dtype));
+    if (z->numel != g->count)
+      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                               "%s: 'zero_points' has %zu elements, expected %zu", op, z->numel,
+                               g->count);
+  }
+  return PTERA_OK;
+}
+
+static void group_params(const pk_qgroups *g, size_t k, double *scale, int32_t *zp) {
+  *scale = pk_load_f64((const char *)g->scales->data + pk_flat_off(g->scales, k), g->scales->dtype);
+  *zp = g->zero_points ? (int32_t)pk_load_i64((const char *)g->zero_points->data +
+                                                  pk_flat_off(g->zero_points, k),
+                                              g->zero_points->dtype)
+                       : 0;
+}
+
+void pk_quantize_groups(const ptera_tensor *in, ptera_tensor *out, const pk_qgroups *g,
+                        int64_t qmin, int64_t qmax) {
+  size_t cur = (size_t)-1;
+  float inv = 0.0f, zf = 0.0f;
+  for (size_t e = 0; e < in->numel; e++) {
+    size_t k = g->inner ? (e / g->inner) % g->count : 0;
+    if (k != cur) {
+      double s;
+      int32_t z;
+      group_params(g, k, &s, &z);
+      inv = 1.0f / (float)s;
+      zf = (float)z;
+      cur = k;
+    }
+    const char *xp = (const char *)in->data + pk_flat_off(in, e);
+    float prod = in->dtype == PTERA_DTYPE_DOUBLE ? (float)((double)inv * *(const double *)xp)
+                                                 : inv * pk_load_f32(xp, in->dtype);
+    float q = zf + nearbyintf(prod);
+    int64_t v;
+    if (q != q)
+      v = qmin;
+    else if (q <= (float)qmin)
+      v = qmin;
+    else if (q >= (float)qmax)
+      v = qmax;
+    else
+      v = (int64_t)q;
+    pk_store_i64((char *)out->data + pk_flat_off(out, e), out->dtype, v);
+  }
+}
+
+void pk_dequantize_groups(const ptera_tensor *in, ptera_tensor *out, const pk_qgroups *g) {
+  size_t cur = (size_t)-1;
+  float sf = 0.0f;
+  int32_t z = 0;
+  for (size_t e = 0; e < in->numel; e++) {
+    size_t k = g->inner ? (e / g->inner) % g->count : 0;
+    if (k != cur) {
+      double s;
+      group_params(g, k, &s, &z);
+      sf = (float)s;
+      cur = k;
+    }
+    int32_t q = (int32_t)pk_load_i64((const char *)in->data + pk_flat_off(in, e), in->dtype);
+    int32_t c = (int32_t)((uint32_t)q - (uint32_t)z);
+    pk_store_f32((char *)out->data + pk_flat_off(out, e), out->dtype, (float)c * sf);
+  }
+}

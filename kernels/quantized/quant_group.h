@@ -1,0 +1,26 @@
+/* Element-wise (de)quantization with a scale and zero point per group of
+ * elements (per tensor, per channel along an axis, per token), using the same
+ * float arithmetic as quantize_per_tensor / dequantize_per_tensor. */
+#ifndef PK_QUANT_GROUP_H
+#define PK_QUANT_GROUP_H
+
+#include "quantized/quant_util.h"
+
+/* How elements map to groups: group = (flat / inner) % count. Per tensor:
+ * inner = numel (or 1), count = 1; per channel on axis a: inner = prod(sizes[a+1:]),
+ * count = sizes[a]; per token: inner = last dim size, count = tokens. */
+typedef struct pk_qgroups {
+  size_t inner, count;
+  const ptera_tensor *scales;      /* Float or Double, count elements */
+  const ptera_tensor *zero_points; /* Int or Long, count elements; NULL = 0 */
+} pk_qgroups;
+
+/* Checks scales / zero_points dtypes and element counts (count each). */
+PT_FUNC ptera_status pk_qgroups_check(ptera_kernel_ctx *ctx, const char *op, const pk_qgroups *g);
+/* out (quantized dtype, resized to in) = quantize(in); in is a float dtype. */
+PT_FUNC void pk_quantize_groups(const ptera_tensor *in, ptera_tensor *out, const pk_qgroups *g,
+                                int64_t qmin, int64_t qmax);
+/* out (float dtype, resized to in) = dequantize(in). */
+PT_FUNC void pk_dequantize_groups(const ptera_tensor *in, ptera_tensor *out, const pk_qgroups *g);
+
+#endif
