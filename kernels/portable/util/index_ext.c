@@ -66,12 +66,6 @@ ptera_status pk_get_opt_tensor_list(ptera_kernel_ctx *ctx, const char *op, ptera
   return get_list(ctx, op, args, i, name, buf, cap, len, true);
 }
 
-ptera_status pk_get_tensor_list(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
-                                size_t i, const char *name, ptera_tensor **buf, size_t cap,
-                                size_t *len) {
-  return get_list(ctx, op, args, i, name, buf, cap, len, false);
-}
-
 void pk_bcast_strides(const ptera_tensor *t, size_t bdim, const int32_t *sizes, int64_t *strides) {
   (void)sizes;
   size_t lead = bdim - t->dim;

@@ -18,10 +18,6 @@ PT_FUNC ptera_status pk_read_index_any(ptera_kernel_ctx *ctx, const char *op, co
 PT_FUNC ptera_status pk_get_opt_tensor_list(ptera_kernel_ctx *ctx, const char *op,
                                             ptera_value **args, size_t i, const char *name,
                                             ptera_tensor **buf, size_t cap, size_t *len);
-/* Tensor[] */
-PT_FUNC ptera_status pk_get_tensor_list(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
-                                        size_t i, const char *name, ptera_tensor **buf, size_t cap,
-                                        size_t *len);
 
 /* Element strides of t broadcast (trailing alignment) to sizes[bdim]. */
 PT_FUNC void pk_bcast_strides(const ptera_tensor *t, size_t bdim, const int32_t *sizes,
