@@ -16,9 +16,6 @@ enum { BV_TYPE = 0 };
 /* Tensor: 0 scalar_type, 1 sizes, 2 data, 3 dim_order. Int/Bool/Double: 0. */
 enum { BT_SCALAR_TYPE = 0, BT_SIZES = 1, BT_DATA = 2, BT_DIM_ORDER = 3 };
 
-static const uint8_t bpte_elem_size[PTERA_DTYPE_COUNT] = {
-    1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 1, 1, 4, 2, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 4, 8};
-
 typedef struct bpte_ctx {
   pf_fb fb;
   pt_arena *arena;
@@ -78,7 +75,7 @@ static ptera_status bpte_tensor(bpte_ctx *c, const pf_fb_table *t, pf_bvalue *v)
     seen |= 1u << d;
     v->dim_order[i] = d;
   }
-  if (overflow || !pt_mul_u64(numel, bpte_elem_size[st], &v->nbytes))
+  if (overflow || !pt_mul_u64(numel, ptera_dtype_size(st), &v->nbytes))
     return bpte_sem_fail(c, "tensor byte size overflows", 0, 0);
   uint64_t have = data.present ? data.count : 0;
   if (have < v->nbytes)

@@ -30,10 +30,6 @@ enum { TL_SCALAR_TYPE = 0, TL_SIZES = 1, TL_DIM_ORDER = 2 };
 enum { TM_FQN = 0, TM_SCALAR_TYPE = 1, TM_SIZES = 2, TM_DIM_ORDER = 3, TM_SEGMENT = 4,
        TM_OFFSET = 5 };
 
-/* Element sizes of ScalarType codes 0..29 (PTE.md §4.1). */
-static const uint8_t ptd_elem_size[PTERA_DTYPE_COUNT] = {
-    1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 1, 1, 4, 2, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 4, 8};
-
 typedef struct ptd_ctx {
   pf_fb fb;
   const uint8_t *data;
@@ -195,7 +191,7 @@ static ptera_status ptd_layout(ptd_ctx *c, const pf_fb_table *t, unsigned f_type
     seen |= 1u << d;
     lay->dim_order[i] = d;
   }
-  if (overflow || !pt_mul_u64(numel, ptd_elem_size[st], &lay->nbytes))
+  if (overflow || !pt_mul_u64(numel, ptera_dtype_size(st), &lay->nbytes))
     return pt_fail(c->err, PTERA_INVALID_EXTERNAL_DATA,
                    "ptd: entry '%.200s': tensor byte size overflows", k);
   return PTERA_OK;
