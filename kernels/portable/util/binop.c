@@ -175,3 +175,73 @@ ptera_status pk_binop_ts_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_val
   pk_scalar_tensor st;
   return pk_binop_run(ctx, op, a, pk_scalar_tensor_init(&st, &s), out, common, NULL, fn, ierr);
 }
+
+ptera_status pk_binop_alpha_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                   size_t nargs, bool scalar_other, const pk_binop *fn,
+                                   unsigned flags) {
+  ptera_tensor *a, *b = NULL, *out;
+  pk_scalar s, alpha;
+  int common;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 5));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &a));
+  if (scalar_other) PK_TRY(pk_get_scalar(ctx, op, args, 1, "other", &s));
+  else PK_TRY(pk_get_tensor(ctx, op, args, 1, "other", &b));
+  PK_TRY(pk_get_scalar(ctx, op, args, 2, "alpha", &alpha));
+  PK_TRY(pk_get_tensor(ctx, op, args, 3, "out", &out));
+  bool other_bool = b ? b->dtype == PTERA_DTYPE_BOOL : s.tag == PTERA_TAG_BOOL;
+  if ((flags & PK_BINOP_NO_BOOL_ARGS) && (a->dtype == PTERA_DTYPE_BOOL || other_bool))
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: subtraction with a Bool 'self' or 'other' is not supported "
+                             "('self' is %s); use logical_xor instead",
+                             op, ptera_dtype_name(a->dtype));
+  if (b) PK_TRY(pk_binary_prepare(ctx, op, a, b, out, &common));
+  else PK_TRY(pk_scalar_prepare(ctx, op, a, &s, out, &common));
+  PK_TRY(pk_check_alpha(ctx, op, &alpha, common));
+  pk_scalar_tensor st;
+  const ptera_tensor *other = b ? b : pk_scalar_tensor_init(&st, &s);
+  if (flags & PK_BINOP_SWAP) return pk_binop_run(ctx, op, other, a, out, common, &alpha, fn, "");
+  return pk_binop_run(ctx, op, a, other, out, common, &alpha, fn, "");
+}
+
+static float add_f32(float a, float b, float al) {
+  float y = al * b; /* separate statement: no FMA */
+  return a + y;
+}
+static double add_f64(double a, double b, double al) {
+  double y = al * b;
+  return a + y;
+}
+static bool add_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
+  *r = pk_wadd(a, pk_wmul(al, b));
+  return true;
+}
+const pk_binop pk_binop_add = {add_f32, add_f64, add_i64};
+
+static float sub_f32(float a, float b, float al) {
+  float y = al * b; /* separate statement: no FMA */
+  return a - y;
+}
+static double sub_f64(double a, double b, double al) {
+  double y = al * b;
+  return a - y;
+}
+static bool sub_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
+  *r = pk_wsub(a, pk_wmul(al, b));
+  return true;
+}
+const pk_binop pk_binop_sub = {sub_f32, sub_f64, sub_i64};
+
+static float mul_f32(float a, float b, float al) {
+  (void)al;
+  return a * b;
+}
+static double mul_f64(double a, double b, double al) {
+  (void)al;
+  return a * b;
+}
+static bool mul_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
+  (void)al;
+  *r = pk_wmul(a, b);
+  return true;
+}
+const pk_binop pk_binop_mul = {mul_f32, mul_f64, mul_i64};

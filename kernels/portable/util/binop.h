@@ -45,6 +45,22 @@ PT_FUNC ptera_status pk_binop_ts_kernel(ptera_kernel_ctx *ctx, const char *op, p
                                         size_t nargs, const char *bname, const pk_binop *fn,
                                         unsigned flags, const char *ierr);
 
+/* op(Tensor self, Tensor|Scalar other, Scalar alpha, *, Tensor(a!) out), args
+ * [self, other, alpha, out, ret]: out = fn(self, other, alpha), or, with
+ * PK_BINOP_SWAP, fn(other, self, alpha) (rsub). PK_BINOP_NO_BOOL_ARGS rejects a
+ * Bool self or other (PyTorch's subtraction rule). */
+#define PK_BINOP_SWAP 4u
+#define PK_BINOP_NO_BOOL_ARGS 8u
+PT_FUNC ptera_status pk_binop_alpha_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                           size_t nargs, bool scalar_other, const pk_binop *fn,
+                                           unsigned flags);
+
+/* a + alpha*b, a - alpha*b and a*b; float32 products are rounded before the
+ * sum (no FMA), as ExecuTorch's portable kernels compute them. */
+extern PT_FUNC const pk_binop pk_binop_add;
+extern PT_FUNC const pk_binop pk_binop_sub;
+extern PT_FUNC const pk_binop pk_binop_mul;
+
 /* Common validation: fails when common is Bool and the op does not support it. */
 PT_FUNC ptera_status pk_binop_no_bool(ptera_kernel_ctx *ctx, const char *op, int common);
 
