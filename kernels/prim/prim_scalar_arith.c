@@ -88,14 +88,18 @@ ptera_status pk_prim_truediv_scalar(ptera_kernel_ctx *ctx, ptera_value **args, s
   return PTERA_OK;
 }
 
-ptera_status pk_prim_mod_scalar(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
-  static const char op[] = "executorch_prim::mod.Scalar";
+/* C remainder (sign follows the dividend) of two Ints. */
+static ptera_status c_mod(ptera_kernel_ctx *ctx, const char *op, ptera_value **args, size_t nargs) {
   ptera_value *ret;
   int64_t a = 0, b = 0;
   PK_TRY(int_pair(ctx, op, args, nargs, &ret, &a, &b));
   PK_TRY(int_div_check(ctx, op, a, b));
   pk_prim_set_int(ret, a % b);
   return PTERA_OK;
+}
+
+ptera_status pk_prim_mod_scalar(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  return c_mod(ctx, "executorch_prim::mod.Scalar", args, nargs);
 }
 
 ptera_status pk_prim_floordiv_int(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
@@ -109,13 +113,7 @@ ptera_status pk_prim_floordiv_int(ptera_kernel_ctx *ctx, ptera_value **args, siz
 }
 
 ptera_status pk_prim_mod_int(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
-  static const char op[] = "executorch_prim::mod.int";
-  ptera_value *ret;
-  int64_t a = 0, b = 0;
-  PK_TRY(int_pair(ctx, op, args, nargs, &ret, &a, &b));
-  PK_TRY(int_div_check(ctx, op, a, b));
-  pk_prim_set_int(ret, a % b);
-  return PTERA_OK;
+  return c_mod(ctx, "executorch_prim::mod.int", args, nargs);
 }
 
 ptera_status pk_prim_sym_max_scalar(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {

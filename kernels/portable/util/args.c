@@ -284,3 +284,18 @@ ptera_status pk_check_can_cast(ptera_kernel_ctx *ctx, const char *op, int from, 
                              ptera_dtype_name(from), name, ptera_dtype_name(out->dtype));
   return PTERA_OK;
 }
+
+ptera_status pk_resize_to_size_arg(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                   size_t i, ptera_tensor *out) {
+  int64_t size[PTERA_MAX_DIM];
+  int32_t sizes[PTERA_MAX_DIM];
+  size_t n;
+  PK_TRY(pk_get_int_list(ctx, op, args, i, "size", size, PTERA_MAX_DIM, &n));
+  for (size_t d = 0; d < n; d++) {
+    if (size[d] < 0 || size[d] > INT32_MAX)
+      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'size' entry %lld is invalid", op,
+                               (long long)size[d]);
+    sizes[d] = (int32_t)size[d];
+  }
+  return pk_resize(ctx, op, "out", out, n, sizes);
+}

@@ -37,6 +37,10 @@ PT_FUNC ptera_status pk_get_double(ptera_kernel_ctx *ctx, const char *op, ptera_
 PT_FUNC ptera_status pk_get_scalar(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                    size_t i, const char *name, pk_scalar *out);
 /* int[]: copies up to cap items (more is InvalidArgument). */
+/* Reads the int[] size argument args[i] (entries 0..INT32_MAX) and resizes
+ * out to it (factory ops: empty, zeros, ones, full, rand, randn). */
+PT_FUNC ptera_status pk_resize_to_size_arg(ptera_kernel_ctx *ctx, const char *op,
+                                           ptera_value **args, size_t i, ptera_tensor *out);
 PT_FUNC ptera_status pk_get_int_list(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                      size_t i, const char *name, int64_t *buf, size_t cap,
                                      size_t *len);
