@@ -39,25 +39,17 @@ static bool is_const(const ptera_value *v) {
   return false;
 }
 
-/* Load checks that no kernel writes constant data, but a Move instruction
- * can put a constant tensor into a slot a kernel writes later: check the
- * written value again here (the op name only when a constant is seen). */
-static ptera_status check_output_writable(ptera_method *m, const pf_instr *in, uint32_t k) {
-  const ptera_value *last = &m->values[in->args[in->nargs - 1]];
-  const ptera_value *first = &m->values[in->args[0]];
-  if (!is_const(last) && !is_const(first)) return PTERA_OK;
-  bool copy_index = strcmp(m->op_names[in->a], "executorch_prim::et_copy_index.tensor") == 0;
-  if (is_const(copy_index ? first : last))
-    return pt_fail(&m->err, PTERA_INVALID_PROGRAM,
-                   "method '%s' instruction %u (%s) would write into constant program data "
-                   "(moved there by a Move instruction)",
-                   m->plan->name.ptr, k, m->op_names[in->a]);
-  return PTERA_OK;
+ptera_status pr_check_writable(ptera_method *m, const pf_instr *in, uint32_t k) {
+  const ptera_value *written = &m->values[in->args[m->writes_first[in->a] ? 0 : in->nargs - 1]];
+  if (!is_const(written)) return PTERA_OK;
+  return pt_fail(&m->err, PTERA_INVALID_PROGRAM,
+                 "method '%s' instruction %u (%s) writes into constant program data",
+                 m->plan->name.ptr, k, m->op_names[in->a]);
 }
 
 static ptera_status run_kernel(ptera_method *m, const pf_instr *in, uint32_t k) {
   ptera_status st = check_args_bound(m, in, k);
-  if (st == PTERA_OK && in->nargs) st = check_output_writable(m, in, k);
+  if (st == PTERA_OK) st = pr_check_writable(m, in, k);
   if (st != PTERA_OK) return st;
   ptera_value *argv[256];
   if (in->nargs > 256)

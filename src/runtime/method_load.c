@@ -67,7 +67,8 @@ static ptera_status resolve_operators(ptera_method *m) {
   size_t n = plan->nops ? plan->nops : 1;
   m->kernels = pt_arena_array(&m->arena, n, sizeof *m->kernels, 8);
   m->op_names = pt_arena_array(&m->arena, n, sizeof *m->op_names, 8);
-  if (!m->kernels || !m->op_names)
+  m->writes_first = pt_arena_array(&m->arena, n, sizeof *m->writes_first, 1);
+  if (!m->kernels || !m->op_names || !m->writes_first)
     return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   for (uint32_t i = 0; i < plan->nops; i++) {
     const pf_operator *op = &plan->ops[i];
@@ -81,20 +82,7 @@ static ptera_status resolve_operators(ptera_method *m) {
     }
     m->op_names[i] = name;
     m->kernels[i] = pr_find_kernel(name, len);
-  }
-  return PTERA_OK;
-}
-
-/* A tensor the instruction writes must not be read-only program data. */
-static ptera_status check_writable(ptera_method *m, uint32_t c, uint32_t k, int32_t idx) {
-  const ptera_value *v = &m->values[idx];
-  size_t n = v->tag == PTERA_TAG_LIST_TENSOR ? v->u.list.len : 1;
-  for (size_t j = 0; j < n; j++) {
-    const ptera_value *t = v->tag == PTERA_TAG_LIST_TENSOR ? v->u.list.items[j] : v;
-    if (t->tag == PTERA_TAG_TENSOR && (t->u.tensor->flags & PTERA_TENSOR_CONST))
-      return pt_fail(&m->err, PTERA_INVALID_PROGRAM,
-                     "method '%s' chain %u instruction %u writes into constant value %d",
-                     m->plan->name.ptr, c, k, idx);
+    m->writes_first[i] = strcmp(name, "executorch_prim::et_copy_index.tensor") == 0;
   }
   return PTERA_OK;
 }
@@ -123,8 +111,7 @@ ptera_status pr_method_load_instructions(ptera_method *m) {
         return pt_fail(&m->err, PTERA_INVALID_PROGRAM,
                        "method '%s' instruction %u (%s) has no arguments", plan->name.ptr, k,
                        m->op_names[in->a]);
-      bool copy_index = strcmp(m->op_names[in->a], "executorch_prim::et_copy_index.tensor") == 0;
-      st = check_writable(m, c, k, in->args[copy_index ? 0 : in->nargs - 1]);
+      st = pr_check_writable(m, in, k);
       if (st != PTERA_OK) return st;
     }
   }

@@ -71,6 +71,7 @@ struct ptera_method {
   size_t temp_size;
   ptera_kernel_fn *kernels; /* per operator */
   const char **op_names;    /* per operator, "ns::op.overload" */
+  bool *writes_first;       /* per operator: writes its first argument (et_copy_index), else its last */
   pr_delegate *delegates;
   bool *input_set;
   bool initialized;
@@ -88,5 +89,9 @@ PT_FUNC ptera_kernel_fn pr_find_kernel(const char *name, size_t len);
 PT_FUNC ptera_status pr_method_load_values(ptera_method *m);
 PT_FUNC ptera_status pr_method_load_delegates(ptera_method *m);
 PT_FUNC ptera_status pr_method_load_instructions(ptera_method *m);
+/* A kernel call must not write read-only program data: checked at load, and
+ * again before each call, since a MoveCall can route a constant into a slot
+ * that a later kernel writes. k is the instruction index, for the message. */
+PT_FUNC ptera_status pr_check_writable(ptera_method *m, const pf_instr *in, uint32_t k);
 
 #endif

@@ -448,6 +448,30 @@ static void test_misaligned(void) {
   free(d);
 }
 
+/* AddModel's add.out has args [self 1, other 0 (the constant), alpha 3, out 2,
+ * ret 2]; pointing out and ret at the constant must fail at load, not write
+ * into the read-only file mapping. */
+static void test_writes_constant(void) {
+  size_t size;
+  uint8_t *d = read_corpus("pytorch+executorch__examples_arduino_examples_AddModel_model.pte", &size);
+  if (!d) return;
+  static const uint32_t args[6] = {5, 1, 0, 3, 2, 2};
+  uint8_t *at = NULL;
+  for (size_t off = 0; off + sizeof args <= size && !at; off += 4) {
+    uint32_t k = 0;
+    while (k < 6 && pt_le32(d + off + 4 * k) == args[k]) k++;
+    if (k == 6) at = d + off;
+  }
+  CHECK(at != NULL);
+  if (at) {
+    pt_put_le32(at + 16, 0);
+    pt_put_le32(at + 20, 0);
+    outcome r = run_bytes(d, size, NULL);
+    expect_at("kernel output is a constant", &r, CREATE, PTERA_INVALID_PROGRAM, "constant program data");
+  }
+  free(d);
+}
+
 static void test_truncated(void) {
   const char *name = "berndporr+dnf_executorch__test_dnf_executorch1.pte";
   size_t size;
@@ -485,5 +509,6 @@ int main(int argc, char **argv) {
   test_planned_budget();
   test_misaligned();
   test_truncated();
+  test_writes_constant();
   return check_summary("hostile_programs");
 }
