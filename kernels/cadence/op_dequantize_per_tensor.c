@@ -23,15 +23,15 @@ ptera_status pk_cadence_dequantize_per_tensor_out(ptera_kernel_ctx *ctx, ptera_v
   ptera_tensor *in = NULL, *out = NULL, *ret = NULL;
   double scale = 0;
   int64_t zero_point = 0, qmin = 0, qmax = 0, dtype = 0;
-  PKC_TRY(pkc_nargs(ctx, op, nargs, 8));
-  PKC_TRY(pkc_tensor(ctx, op, args, 0, "input", &in));
-  PKC_TRY(pkc_double(ctx, op, args, 1, "scale", &scale));
-  PKC_TRY(pkc_int(ctx, op, args, 2, "zero_point", &zero_point));
-  PKC_TRY(pkc_int(ctx, op, args, 3, "quant_min", &qmin));
-  PKC_TRY(pkc_int(ctx, op, args, 4, "quant_max", &qmax));
-  PKC_TRY(pkc_int(ctx, op, args, 5, "dtype", &dtype));
-  PKC_TRY(pkc_tensor(ctx, op, args, 6, "out", &out));
-  PKC_TRY(pkc_tensor(ctx, op, args, 7, "return", &ret));
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 8));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
+  PK_TRY(pk_get_double(ctx, op, args, 1, "scale", &scale));
+  PK_TRY(pk_get_int(ctx, op, args, 2, "zero_point", &zero_point));
+  PK_TRY(pk_get_int(ctx, op, args, 3, "quant_min", &qmin));
+  PK_TRY(pk_get_int(ctx, op, args, 4, "quant_max", &qmax));
+  PK_TRY(pk_get_int(ctx, op, args, 5, "dtype", &dtype));
+  PK_TRY(pk_get_tensor(ctx, op, args, 6, "out", &out));
+  PK_TRY(pk_get_tensor(ctx, op, args, 7, "return", &ret));
   (void)qmin;
   (void)qmax;
   (void)dtype;
@@ -52,7 +52,7 @@ ptera_status pk_cadence_dequantize_per_tensor_out(ptera_kernel_ctx *ctx, ptera_v
   if (ptera_tensor_resize(out, in->dim, in->sizes) != PTERA_OK)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: out cannot be resized to the input's shape", op);
-  if (out->numel != in->numel || !pkc_same_dim_order(in, out))
+  if (!pk_same_layout(in, out))
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: out must have the input's shape and dim order", op);
 

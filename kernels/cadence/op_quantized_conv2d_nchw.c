@@ -95,23 +95,23 @@ ptera_status pk_cadence_quantized_conv2d_nchw_per_tensor_out(ptera_kernel_ctx *c
   int64_t stride[2] = {0, 0}, padding[2] = {0, 0}, dilation[2] = {0, 0};
   int64_t groups = 0, in_zp = 0, w_zp = 0, out_zp = 0, out_mult = 0, out_shift = 0;
   double bias_scale = 0, out_scale = 0;
-  PKC_TRY(pkc_nargs(ctx, op, nargs, 16));
-  PKC_TRY(pkc_tensor(ctx, op, args, 0, "input", &in));
-  PKC_TRY(pkc_tensor(ctx, op, args, 1, "weight", &wt));
-  PKC_TRY(pkc_tensor(ctx, op, args, 2, "bias", &bias));
-  PKC_TRY(pkc_int_list(ctx, op, args, 3, "stride", 2, stride));
-  PKC_TRY(pkc_int_list(ctx, op, args, 4, "padding", 2, padding));
-  PKC_TRY(pkc_int_list(ctx, op, args, 5, "dilation", 2, dilation));
-  PKC_TRY(pkc_int(ctx, op, args, 6, "groups", &groups));
-  PKC_TRY(pkc_int(ctx, op, args, 7, "input_zero_point", &in_zp));
-  PKC_TRY(pkc_int(ctx, op, args, 8, "weight_zero_point", &w_zp));
-  PKC_TRY(pkc_double(ctx, op, args, 9, "bias_scale", &bias_scale));
-  PKC_TRY(pkc_double(ctx, op, args, 10, "out_scale", &out_scale));
-  PKC_TRY(pkc_int(ctx, op, args, 11, "out_zero_point", &out_zp));
-  PKC_TRY(pkc_int(ctx, op, args, 12, "out_multiplier", &out_mult));
-  PKC_TRY(pkc_int(ctx, op, args, 13, "out_shift", &out_shift));
-  PKC_TRY(pkc_tensor(ctx, op, args, 14, "out", &out));
-  PKC_TRY(pkc_tensor(ctx, op, args, 15, "return", &ret));
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 16));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "weight", &wt));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "bias", &bias));
+  PK_TRY(pkc_int_pair(ctx, op, args, 3, "stride", stride));
+  PK_TRY(pkc_int_pair(ctx, op, args, 4, "padding", padding));
+  PK_TRY(pkc_int_pair(ctx, op, args, 5, "dilation", dilation));
+  PK_TRY(pk_get_int(ctx, op, args, 6, "groups", &groups));
+  PK_TRY(pk_get_int(ctx, op, args, 7, "input_zero_point", &in_zp));
+  PK_TRY(pk_get_int(ctx, op, args, 8, "weight_zero_point", &w_zp));
+  PK_TRY(pk_get_double(ctx, op, args, 9, "bias_scale", &bias_scale));
+  PK_TRY(pk_get_double(ctx, op, args, 10, "out_scale", &out_scale));
+  PK_TRY(pk_get_int(ctx, op, args, 11, "out_zero_point", &out_zp));
+  PK_TRY(pk_get_int(ctx, op, args, 12, "out_multiplier", &out_mult));
+  PK_TRY(pk_get_int(ctx, op, args, 13, "out_shift", &out_shift));
+  PK_TRY(pk_get_tensor(ctx, op, args, 14, "out", &out));
+  PK_TRY(pk_get_tensor(ctx, op, args, 15, "return", &ret));
   (void)out_mult;
   (void)out_shift;
   (void)ret;
@@ -146,9 +146,9 @@ ptera_status pk_cadence_quantized_conv2d_nchw_per_tensor_out(ptera_kernel_ctx *c
       !ptera_tensor_is_contiguous(out) || !ptera_tensor_is_contiguous(bias))
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: tensors must be contiguous (NCHW)",
                              op);
-  PKC_TRY(check_list(ctx, op, "stride", stride, 1));
-  PKC_TRY(check_list(ctx, op, "padding", padding, 0));
-  PKC_TRY(check_list(ctx, op, "dilation", dilation, 1));
+  PK_TRY(check_list(ctx, op, "stride", stride, 1));
+  PK_TRY(check_list(ctx, op, "padding", padding, 0));
+  PK_TRY(check_list(ctx, op, "dilation", dilation, 1));
   if (groups < 1 || groups > INT16_MAX)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: groups %lld outside [1, %d]", op,
                              (long long)groups, INT16_MAX);

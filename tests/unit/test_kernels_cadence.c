@@ -56,6 +56,13 @@ static ptera_value vd(double d) {
   v.u.d = d;
   return v;
 }
+static ptera_value vb(bool b) {
+  ptera_value v;
+  memset(&v, 0, sizeof v);
+  v.tag = PTERA_TAG_BOOL;
+  v.u.b = b;
+  return v;
+}
 
 /* An int list of two items (items point into store). */
 typedef struct { ptera_value items[2]; ptera_value *ptrs[2]; ptera_value list; } int_list2;
@@ -169,18 +176,19 @@ static void test_quantize(void) {
   mk_tensor(&o9, PTERA_DTYPE_CHAR, 1, sz9, q8);
   CHECK(quant(&in, 0.1, 0, &o9) == PTERA_INVALID_ARGUMENT); /* static out, other shape */
   ptera_value v[8] = {vt(&in), vd(0.1), vi(0), vi(-128), vi(127), vi(1), vt(&o8), vt(&o8)};
-  CHECK(call(pk_cadence_quantize_per_tensor_out, "q", v, 7) == PTERA_INVALID_ARGUMENT);
-  v[1] = vi(1); /* scale must be a Double */
-  CHECK(call(pk_cadence_quantize_per_tensor_out, "q", v, 8) == PTERA_INVALID_ARGUMENT);
+  /* Argument count and kinds fail as in every kernel (EXECUTION.md §7.1). */
+  CHECK(call(pk_cadence_quantize_per_tensor_out, "q", v, 7) == PTERA_INVALID_PROGRAM);
+  v[1] = vb(true); /* scale must be a number */
+  CHECK(call(pk_cadence_quantize_per_tensor_out, "q", v, 8) == PTERA_INVALID_TYPE);
   v[1] = vd(0.1);
   v[2] = vd(0.0); /* zero_point must be an Int */
-  CHECK(call(pk_cadence_quantize_per_tensor_out, "q", v, 8) == PTERA_INVALID_ARGUMENT);
+  CHECK(call(pk_cadence_quantize_per_tensor_out, "q", v, 8) == PTERA_INVALID_TYPE);
   v[2] = vi(0);
   CHECK(call(pk_cadence_quantize_per_tensor_out, "q", v, 8) == PTERA_OK);
   ptera_value *nullargs[8] = {0};
   ptera_kernel_ctx ctx;
   pr_kernel_ctx_init(&ctx, "q", &g_err, NULL, 0);
-  CHECK(pk_cadence_quantize_per_tensor_out(&ctx, nullargs, 8) == PTERA_INVALID_ARGUMENT);
+  CHECK(pk_cadence_quantize_per_tensor_out(&ctx, nullargs, 8) == PTERA_INVALID_TYPE);
 
   /* dynamic out is resized to the input's shape */
   int32_t big[1] = {16};
@@ -257,9 +265,9 @@ static void test_dequantize(void) {
   CHECK(dequant(&i64, 1.0, 0, &out) == PTERA_INVALID_ARGUMENT);
   ptera_value v[8] = {vt(&i8), vd(1.0), vi(0), vi(0), vi(0), vi(1), vt(&out), vt(&out)};
   CHECK(call(pk_cadence_dequantize_per_tensor_out, "d", v, 8) == PTERA_OK);
-  CHECK(call(pk_cadence_dequantize_per_tensor_out, "d", v, 6) == PTERA_INVALID_ARGUMENT);
+  CHECK(call(pk_cadence_dequantize_per_tensor_out, "d", v, 6) == PTERA_INVALID_PROGRAM);
   v[4] = vd(0.0);
-  CHECK(call(pk_cadence_dequantize_per_tensor_out, "d", v, 8) == PTERA_INVALID_ARGUMENT);
+  CHECK(call(pk_cadence_dequantize_per_tensor_out, "d", v, 8) == PTERA_INVALID_TYPE);
 }
 
 /* ---- conv ----------------------------------------------------------------- */
@@ -473,14 +481,14 @@ static void test_conv(void) {
   v[3].u.list.len = 2;
   CHECK(call(pk_cadence_quantized_conv2d_nchw_per_tensor_out, "c", v, 16) == PTERA_OK);
   CHECK(call(pk_cadence_quantized_conv2d_nchw_per_tensor_out, "c", v, 15) ==
-        PTERA_INVALID_ARGUMENT);
-  v[9] = vi(1); /* bias_scale must be a Double */
+        PTERA_INVALID_PROGRAM);
+  v[9] = vb(true); /* bias_scale must be a number */
   CHECK(call(pk_cadence_quantized_conv2d_nchw_per_tensor_out, "c", v, 16) ==
-        PTERA_INVALID_ARGUMENT);
+        PTERA_INVALID_TYPE);
   v[9] = vd(1.0);
   s.items[1].tag = PTERA_TAG_DOUBLE;
   CHECK(call(pk_cadence_quantized_conv2d_nchw_per_tensor_out, "c", v, 16) ==
-        PTERA_INVALID_ARGUMENT);
+        PTERA_INVALID_TYPE);
   /* non-contiguous input */
   tin.dim_order[2] = 3;
   tin.dim_order[3] = 2;
