@@ -3,21 +3,10 @@
 #include "builtin.h"
 #include "portable/util/pk.h"
 
+static bool is_zero(double x, int64_t i, bool is_float) {
+  return is_float ? x == 0.0 : i == 0;
+}
+
 ptera_status pk_logical_not_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
-  static const char op[] = "aten::logical_not.out";
-  ptera_tensor *in, *out;
-  PK_TRY(pk_check_nargs(ctx, op, nargs, 3));
-  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &in));
-  PK_TRY(pk_get_tensor(ctx, op, args, 1, "out", &out));
-  PK_TRY(pk_check_real_or_bool(ctx, op, "self", in));
-  PK_TRY(pk_check_real_or_bool(ctx, op, "out", out));
-  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
-  pk_iter it;
-  const ptera_tensor *ins[1] = {in};
-  pk_iter_init(&it, out, ins, 1);
-  int id = in->dtype, od = out->dtype;
-  PK_ITER_FOR(it) {
-    pk_store_i64(PK_PTR(out->data, it, 0), od, !pk_load_bool(PK_PTR(in->data, it, 1), id));
-  }
-  return PTERA_OK;
+  return pk_unary_predicate_kernel(ctx, "aten::logical_not.out", args, nargs, is_zero);
 }

@@ -95,3 +95,37 @@ ptera_status pk_unary_real_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_v
   }
   return PTERA_OK;
 }
+
+ptera_status pk_unary_predicate_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                       size_t nargs, bool (*pred)(double x, int64_t i, bool is_float)) {
+  ptera_tensor *in, *out;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 3));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &in));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "out", &out));
+  PK_TRY(pk_check_real_or_bool(ctx, op, "self", in));
+  PK_TRY(pk_check_real_or_bool(ctx, op, "out", out));
+  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  pk_iter it;
+  const ptera_tensor *ins[1] = {in};
+  pk_iter_init(&it, out, ins, 1);
+  int id = in->dtype, od = out->dtype;
+  bool fl = pk_is_float(id);
+  PK_ITER_FOR(it) {
+    const void *x = PK_PTR(in->data, it, 1);
+    bool r = fl ? pred(pk_load_f64(x, id), 0, true) : pred(0.0, pk_load_i64(x, id), false);
+    pk_store_i64(PK_PTR(out->data, it, 0), od, r);
+  }
+  return PTERA_OK;
+}
+
+ptera_status pk_copy_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                            size_t nargs) {
+  ptera_tensor *self, *out;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 3));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &self));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "out", &out));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
+  PK_TRY(pk_resize_like(ctx, op, "out", out, self));
+  pk_copy_same_shape(out, self);
+  return PTERA_OK;
+}

@@ -28,5 +28,15 @@ PT_FUNC ptera_status pk_unary_float_kernel(ptera_kernel_ctx *ctx, const char *op
 PT_FUNC ptera_status pk_unary_real_kernel(ptera_kernel_ctx *ctx, const char *op,
                                           ptera_value **args, size_t nargs, double (*ff)(double),
                                           int64_t (*fi)(int64_t), bool allow_bool);
+/* op(Tensor self, *, Tensor(a!) out) giving 1/0 per element: args [self, out,
+ * ret]; self and out of any real or bool dtype. pred sees the element as a
+ * double for floating self (is_float true) and as an int64 otherwise. */
+PT_FUNC ptera_status pk_unary_predicate_kernel(ptera_kernel_ctx *ctx, const char *op,
+                                               ptera_value **args, size_t nargs,
+                                               bool (*pred)(double x, int64_t i, bool is_float));
+/* op(Tensor self, *, Tensor(a!) out): a same-dtype copy (alias_copy, detach_copy,
+ * lift_fresh_copy): args [self, out, ret]. */
+PT_FUNC ptera_status pk_copy_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                    size_t nargs);
 
 #endif
