@@ -2,7 +2,7 @@
  * index (Long) of the first maximum; NaN counts as the maximum. dim=None reduces
  * the flattened tensor (keepdim then keeps every dim as 1). */
 #include "builtin.h"
-#include "portable/util/pk.h"
+#include "portable/util/extreme.h"
 
 ptera_status pk_argmax_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::argmax.out";
@@ -22,35 +22,6 @@ ptera_status pk_argmax_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nar
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: cannot take the argmax of an empty dimension", op);
   PK_TRY(pk_resize(ctx, op, "out", out, p.out_dim, p.out_sizes));
-  pk_iter outer, inner;
-  pk_reduce_iters(&p, in, out, keepdim, &outer, &inner);
-  int id = in->dtype;
-  const char *ib = (const char *)in->data;
-  bool fl = pk_is_float(id);
-  PK_ITER_FOR(outer) {
-    const char *base = ib + outer.off[1];
-    int64_t best = 0, k = 0;
-    double bf = 0.0;
-    int64_t bi = 0;
-    pk_iter_reset(&inner);
-    PK_ITER_FOR(inner) {
-      const char *e = base + inner.off[0];
-      if (fl) {
-        double v = pk_load_f64(e, id);
-        if (k == 0 || (bf == bf && (v > bf || v != v))) {
-          bf = v;
-          best = k;
-        }
-      } else {
-        int64_t v = pk_load_i64(e, id);
-        if (id == PTERA_DTYPE_UINT64 ? (k == 0 || (uint64_t)v > (uint64_t)bi) : (k == 0 || v > bi)) {
-          bi = v;
-          best = k;
-        }
-      }
-      k++;
-    }
-    *(int64_t *)PK_PTR(out->data, outer, 0) = best;
-  }
+  pk_extreme_reduce(&p, in, out, keepdim, true, true);
   return PTERA_OK;
 }
