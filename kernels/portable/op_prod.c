@@ -4,7 +4,7 @@
  * (the result dtype is out's, as in PyTorch's out= variants); the product of
  * nothing is 1. With dtype given out must have it. */
 #include "builtin.h"
-#include "portable/util/pk.h"
+#include "portable/util/reduce_ops.h"
 
 static ptera_status prod(ptera_kernel_ctx *ctx, const char *op, ptera_value **args, int dim_i,
                          int dtype_i, int out_i) {
@@ -28,39 +28,7 @@ static ptera_status prod(ptera_kernel_ctx *ctx, const char *op, ptera_value **ar
   pk_reduce_plan p;
   PK_TRY(pk_reduce_plan_init(ctx, op, in, &dim, dim_i >= 0 ? 1 : 0, dim_i >= 0, keepdim, &p));
   PK_TRY(pk_resize(ctx, op, "out", out, p.out_dim, p.out_sizes));
-  pk_iter outer, inner;
-  pk_reduce_iters(&p, in, out, keepdim, &outer, &inner);
-  int id = in->dtype, od = out->dtype;
-  const char *ib = (const char *)in->data;
-  switch (pk_compute_type(od)) {
-    case PK_CT_F32:
-      PK_ITER_FOR(outer) {
-        float acc = 1.0f;
-        const char *base = ib + outer.off[1];
-        pk_iter_reset(&inner);
-        PK_ITER_FOR(inner) acc *= pk_load_f32(base + inner.off[0], id);
-        pk_store_f32(PK_PTR(out->data, outer, 0), od, acc);
-      }
-      break;
-    case PK_CT_F64:
-      PK_ITER_FOR(outer) {
-        double acc = 1.0;
-        const char *base = ib + outer.off[1];
-        pk_iter_reset(&inner);
-        PK_ITER_FOR(inner) acc *= pk_load_f64(base + inner.off[0], id);
-        pk_store_f64(PK_PTR(out->data, outer, 0), od, acc);
-      }
-      break;
-    case PK_CT_I64:
-      PK_ITER_FOR(outer) {
-        int64_t acc = 1;
-        const char *base = ib + outer.off[1];
-        pk_iter_reset(&inner);
-        PK_ITER_FOR(inner) acc = pk_wmul(acc, pk_load_i64(base + inner.off[0], id));
-        pk_store_i64(PK_PTR(out->data, outer, 0), od, pk_wrap_to(acc, od));
-      }
-      break;
-  }
+  pk_accumulate(&p, in, out, keepdim, PK_ACC_PROD);
   return PTERA_OK;
 }
 

@@ -29,40 +29,55 @@ ptera_status pk_sum_mean(ptera_kernel_ctx *ctx, const char *op, ptera_value **ar
   pk_reduce_plan p;
   PK_TRY(pk_reduce_plan_init(ctx, op, in, dims, ndims, has_dims, keepdim, &p));
   PK_TRY(pk_resize(ctx, op, "out", out, p.out_dim, p.out_sizes));
+  pk_accumulate(&p, in, out, keepdim, mean ? PK_ACC_MEAN : PK_ACC_SUM);
+  return PTERA_OK;
+}
+
+void pk_accumulate(const pk_reduce_plan *p, const ptera_tensor *in, ptera_tensor *out, bool keepdim,
+                   pk_acc kind) {
   pk_iter outer, inner;
-  pk_reduce_iters(&p, in, out, keepdim, &outer, &inner);
+  pk_reduce_iters(p, in, out, keepdim, &outer, &inner);
   int id = in->dtype, od = out->dtype;
   const char *ib = (const char *)in->data;
+  bool prod = kind == PK_ACC_PROD, mean = kind == PK_ACC_MEAN;
   switch (pk_compute_type(od)) {
     case PK_CT_F32:
       PK_ITER_FOR(outer) {
-        float acc = 0.0f;
+        float acc = prod ? 1.0f : 0.0f;
         const char *base = ib + outer.off[1];
         pk_iter_reset(&inner);
-        PK_ITER_FOR(inner) acc += pk_load_f32(base + inner.off[0], id);
-        if (mean) acc = acc / (float)p.reduced_numel;
+        PK_ITER_FOR(inner) {
+          float x = pk_load_f32(base + inner.off[0], id);
+          acc = prod ? acc * x : acc + x;
+        }
+        if (mean) acc = acc / (float)p->reduced_numel;
         pk_store_f32(PK_PTR(out->data, outer, 0), od, acc);
       }
       break;
     case PK_CT_F64:
       PK_ITER_FOR(outer) {
-        double acc = 0.0;
+        double acc = prod ? 1.0 : 0.0;
         const char *base = ib + outer.off[1];
         pk_iter_reset(&inner);
-        PK_ITER_FOR(inner) acc += pk_load_f64(base + inner.off[0], id);
-        if (mean) acc = acc / (double)p.reduced_numel;
+        PK_ITER_FOR(inner) {
+          double x = pk_load_f64(base + inner.off[0], id);
+          acc = prod ? acc * x : acc + x;
+        }
+        if (mean) acc = acc / (double)p->reduced_numel;
         pk_store_f64(PK_PTR(out->data, outer, 0), od, acc);
       }
       break;
     case PK_CT_I64:
       PK_ITER_FOR(outer) {
-        int64_t acc = 0;
+        int64_t acc = prod ? 1 : 0;
         const char *base = ib + outer.off[1];
         pk_iter_reset(&inner);
-        PK_ITER_FOR(inner) acc = pk_wadd(acc, pk_load_i64(base + inner.off[0], id));
-        pk_store_i64(PK_PTR(out->data, outer, 0), od, acc);
+        PK_ITER_FOR(inner) {
+          int64_t x = pk_load_i64(base + inner.off[0], id);
+          acc = prod ? pk_wmul(acc, x) : pk_wadd(acc, x);
+        }
+        pk_store_i64(PK_PTR(out->data, outer, 0), od, pk_wrap_to(acc, od));
       }
       break;
   }
-  return PTERA_OK;
 }
