@@ -58,6 +58,8 @@ EXTRA = {
                            'Tensor(a!) out) -> Tensor(a!)',
                            lambda self, dim, keepdim: (self != 0).sum(dim=dim if dim else None, keepdim=keepdim) > 0
                            if dim is None or len(dim) else (self != 0)),
+    'aten::mean.dtype_out': ('aten::mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) '
+                             '-> Tensor(a!)', lambda self, dtype: torch.mean(self, dtype=dtype)),
     'aten::squeeze_copy.dims_out': ('aten::squeeze_copy.dims_out(Tensor self, int[] dim, *, Tensor(a!) out) '
                                     '-> Tensor(a!)', lambda self, dim: squeeze_dims(self, dim)),
 }
@@ -332,7 +334,13 @@ def gen_unary():
         op = 'aten::%s.out' % name
         for dt in FLOATS + [F16, BF16] + INTS + [BOOL]:
             for shp in SHAPES_1:
-                x = mk(shp, dt)
+                # SKIP: integer extremes for trig/hyperbolic ops. torch 1.13 evaluates them in
+                # float32 (arg reduction of 2^31, sinh(89) overflowing an intermediate exp);
+                # ptera/ExecuTorch compute in wider precision. Small integers only.
+                if not dt.is_floating_point and dt != BOOL and name in ('sin', 'cos', 'tan', 'sinh', 'cosh'):
+                    x = mk(shp, dt, lo=-80 if dt != U8 else 0, hi=80)
+                else:
+                    x = mk(shp, dt)
                 odt = unary_float_out(dt)
                 emit(op, {'self': x}, [odt], *tol_for(name, odt))
     # dtype-preserving
@@ -340,13 +348,18 @@ def gen_unary():
         op = 'aten::%s.out' % name
         for dt in REALS + [F16, BF16, BOOL]:
             for shp in SHAPES_1:
-                emit(op, {'self': mk(shp, dt)})
+                x = mk(shp, dt)
+                if name == 'sign' and dt.is_floating_point:
+                    # SKIP: torch 1.13 gives sign(NaN) = 0; ExecuTorch's sign propagates NaN.
+                    x = torch.nan_to_num(x, nan=0.5, posinf=float('inf'), neginf=float('-inf'))
+                emit(op, {'self': x})
     for dt in FLOATS + [F16]:
         for shp in SHAPES_1:
             x = mk(shp, dt)
             for eps in [None, 1e-6, 0.25]:
+                # logit near 1-eps is ill-conditioned: torch rounds 1-eps to float32 first
                 emit('aten::logit.out', {'self': mk(shp, dt, lo=-0.2, hi=1.2), 'eps': eps}, None,
-                     *tol_for('logit', dt))
+                     *((2e-3, 1e-5) if dt == F32 and eps else tol_for('logit', dt)))
     for dt in ALL + [F16]:
         for shp in SHAPES_1:
             x = mk(shp, dt)
@@ -370,6 +383,10 @@ def gen_binary():
         for da, db in pairs:
             # integer divisors stay non-zero: torch raises on integer division by zero
             # (error cases are generated separately below)
+            if da != db and (an == () or bn == ()) and an != bn:
+                # SKIP: torch 1.13 lets a 0-dim tensor of another dtype take the dimensioned
+                # tensor's dtype (wrapped-number rule); ExecuTorch promotes the two dtypes.
+                continue
             a = mk(an, da)
             b = mk(bn, db)
             bnz = mk(bn, db, positive=not db.is_floating_point)
@@ -447,6 +464,10 @@ def gen_scalar_binary():
                         continue
                     if st == BOOL and name not in ('add.Scalar_out', 'mul.Scalar_out'):
                         continue
+                    if isinstance(s, bool) and name in ('sub.Scalar_out', 'rsub.Scalar_out'):
+                        # SKIP: ExecuTorch rejects Bool operands of subtraction (torch 1.13
+                        # only rejects Bool tensors).
+                        continue
                     emit('aten::' + name, kw, [odt])
                 for name in ['eq', 'ne', 'lt', 'le', 'gt', 'ge']:
                     emit('aten::%s.Scalar_out' % name, {'self': a, 'other': s}, [BOOL])
@@ -454,13 +475,20 @@ def gen_scalar_binary():
                     for name in ['bitwise_and', 'bitwise_or', 'bitwise_xor']:
                         emit('aten::%s.Scalar_out' % name, {'self': a, 'other': s}, [st])
                 if not isinstance(s, bool):
-                    if st.is_floating_point:
+                    if st.is_floating_point and s == 0.5:
+                        # SKIP: torch 1.13 computes x**0.5 as sqrt (NaN at -inf); ExecuTorch
+                        # uses pow (+inf at -inf).
+                        pass
+                    elif st.is_floating_point:
                         emit('aten::pow.Tensor_Scalar_out', {'self': a, 'exponent': s}, [st], 2e-5, 1e-6)
                         emit('aten::pow.Scalar_out', {'self': s, 'exponent': a}, [st], 2e-5, 1e-6) if dt.is_floating_point else None
                     elif isinstance(s, int) and s >= 0:
                         emit('aten::pow.Tensor_Scalar_out', {'self': a, 'exponent': s}, [st])
             # clamp with scalar bounds (None allowed)
             for lo, hi in [(-1, 1), (None, 0.5), (-2, None), (0.25, 3)]:
+                if dt == U8 and (lo or 0) < 0:
+                    # SKIP: ExecuTorch rejects clamp bounds outside the out dtype's range.
+                    continue
                 odt = torch.result_type(a, lo if lo is not None else hi) if dt != BOOL else None
                 if odt is None:
                     continue
@@ -492,7 +520,9 @@ def dims_of(shape):
 def gen_reductions():
     for shp in REDUCE_SHAPES + [()]:
         for dt in REALS + [BOOL, F16]:
-            x = mk(shp, dt, edges=dt not in FLOATS or True)
+            # SKIP: Half edge values (65504) in sums: torch 1.13 rounds partial sums to Half and stays
+            # finite where the exact sum overflows; ptera accumulates wider (ExecuTorch: float).
+            x = mk(shp, dt, edges=dt != F16)
             xf = mk(shp, dt, edges=False)
             for dims in dims_of(shp) + [None]:
                 for keep in [False, True]:
@@ -511,8 +541,9 @@ def gen_reductions():
                         emit('aten::any.dims_out', {'self': x, 'dim': dims, 'keepdim': keep}, [BOOL])
                     if dims is not None and len(dims) == 1:
                         d = dims[0]
-                        emit('aten::argmax.out', {'self': x, 'dim': d, 'keepdim': keep}, [I64])
-                        emit('aten::argmin.out', {'self': x, 'dim': d, 'keepdim': keep}, [I64])
+                        if dt != BOOL:  # SKIP: ExecuTorch's argmax/argmin take no Bool input
+                            emit('aten::argmax.out', {'self': x, 'dim': d, 'keepdim': keep}, [I64])
+                            emit('aten::argmin.out', {'self': x, 'dim': d, 'keepdim': keep}, [I64])
                         emit('aten::max.dim_max', {'self': x, 'dim': d, 'keepdim': keep}, [dt, I64])
                         emit('aten::min.dim_min', {'self': x, 'dim': d, 'keepdim': keep}, [dt, I64])
                         emit('aten::any.out', {'self': x, 'dim': d, 'keepdim': keep}, [BOOL])
@@ -522,8 +553,9 @@ def gen_reductions():
                             emit('aten::cumsum.out', {'self': x, 'dim': d},
                                  [I64 if not dt.is_floating_point else dt])
                             emit('aten::cummin.out', {'self': x, 'dim': d}, [dt, I64])
-            emit('aten::argmax.out', {'self': x, 'dim': None, 'keepdim': False}, [I64])
-            emit('aten::argmin.out', {'self': x, 'dim': None, 'keepdim': False}, [I64])
+            if dt != BOOL:
+                emit('aten::argmax.out', {'self': x, 'dim': None, 'keepdim': False}, [I64])
+                emit('aten::argmin.out', {'self': x, 'dim': None, 'keepdim': False}, [I64])
             emit('aten::max.unary_out', {'self': x})
             emit('aten::min.unary_out', {'self': x})
             emit('aten::any.all_out', {'self': x}, [BOOL])
@@ -600,7 +632,10 @@ def gen_conv_pool():
                                                       'ceil_mode': ceil, 'count_include_pad': cip,
                                                       'divisor_override': div}, None, *tol)
                 for dil in [[1, 1], [2, 1]]:
-                    emit('aten::max_pool2d_with_indices.out', {'self': mk(shp, dt), 'kernel_size': k, 'stride': s,
+                    # SKIP: NaN in a window: values agree, but torch 1.13 reports the last NaN's
+                    # index and ExecuTorch the first. Infinities stay.
+                    xm = torch.nan_to_num(mk(shp, dt), nan=0.75, posinf=float('inf'), neginf=float('-inf'))
+                    emit('aten::max_pool2d_with_indices.out', {'self': xm, 'kernel_size': k, 'stride': s,
                                                                'padding': p, 'dilation': dil, 'ceil_mode': ceil},
                          [dt, I64])
             for osz in [[1, 1], [2, 3], [3, 3], list(shp[-2:])]:
@@ -669,8 +704,14 @@ def gen_shape():
         emit('aten::unfold_copy.out', {'self': m, 'dimension': 1, 'size': 2, 'step': 1})
         emit('aten::unfold_copy.out', {'self': m, 'dimension': 0, 'size': 3, 'step': 2})
         emit('aten::as_strided_copy.out', {'self': x, 'size': [3, 2], 'stride': [2, 5], 'storage_offset': 1})
+        xc = x
+        if dt.is_floating_point:
+            # SKIP: NaN/inf/out-of-range float -> integer conversion is undefined in C and ExecuTorch.
+            xc = mk((2, 3, 4), dt, edges=False, lo=-100, hi=100)
         for ddt in [F32, I64, BOOL, F64, U8]:
-            emit('aten::_to_copy.out', {'self': x, 'non_blocking': False, 'memory_format': None}, [ddt]) \
+            if ddt == U8 and dt.is_floating_point:
+                xc = xc.abs()
+            emit('aten::_to_copy.out', {'self': xc, 'non_blocking': False, 'memory_format': None}, [ddt]) \
                 if dt != F16 or ddt != BOOL else None
         cond = mk((2, 3, 4), BOOL)
         emit('aten::where.self_out', {'condition': cond, 'self': x, 'other': mk((3, 4), dt)})
@@ -800,7 +841,8 @@ def gen_prim():
                 emit_prim('executorch_prim::%s.Scalar' % cmp, [a, b], f(a, b))
             if b != 0 and not (a == -2**63 and b == -1):
                 emit_prim('executorch_prim::floordiv.Scalar', [a, b], a // b)
-                emit_prim('executorch_prim::floordiv.int', [a, b], a // b)
+                # ExecuTorch's floordiv.int divides with C++ '/', truncating (unlike Python's //)
+                emit_prim('executorch_prim::floordiv.int', [a, b], int(abs(a) // abs(b)) * (1 if (a < 0) == (b < 0) else -1))
     for a in dbls:
         for b in dbls:
             emit_prim('executorch_prim::add.Scalar', [a, b], a + b)
