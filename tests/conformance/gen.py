@@ -58,6 +58,18 @@ EXTRA = {
                            'Tensor(a!) out) -> Tensor(a!)',
                            lambda self, dim, keepdim: (self != 0).sum(dim=dim if dim else None, keepdim=keepdim) > 0
                            if dim is None or len(dim) else (self != 0)),
+    # quantized_decomposed: torch 1.13 has no reference; the spec's formula in numpy
+    # (OPS.md section 3): q = clamp(round_half_even(x / scale) + zero_point, qmin, qmax).
+    'quantized_decomposed::quantize_per_tensor.out': (
+        'quantized_decomposed::quantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, '
+        'int quant_max, ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)',
+        lambda input, scale, zero_point, quant_min, quant_max, dtype: torch.from_numpy(np.clip(
+            np.rint(input.double().numpy() / scale) + zero_point, quant_min, quant_max)).to(dtype)),
+    'quantized_decomposed::dequantize_per_tensor.out': (
+        'quantized_decomposed::dequantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, '
+        'int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out) -> Tensor(a!)',
+        lambda input, scale, zero_point, quant_min, quant_max, dtype, out_dtype: torch.from_numpy(
+            ((input.numpy().astype(np.int64) - zero_point) * np.float32(scale)).astype(np.float32))),
     'aten::mean.dtype_out': ('aten::mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) '
                              '-> Tensor(a!)', lambda self, dtype: torch.mean(self, dtype=dtype)),
     'aten::squeeze_copy.dims_out': ('aten::squeeze_copy.dims_out(Tensor self, int[] dim, *, Tensor(a!) out) '
@@ -848,6 +860,40 @@ def gen_pad_misc():
             if dt == F32 else None
 
 
+def gen_more():
+    for dt in FLOATS + [I32, I64]:
+        for an, bn in BCAST[:6]:
+            a = mk(an, dt)
+            lo, hi = mk(bn, dt, edges=False), mk(bn, dt, edges=False)
+            emit('aten::clamp.Tensor_out', {'self': a, 'min': lo, 'max': None})
+            emit('aten::clamp.Tensor_out', {'self': a, 'min': None, 'max': hi})
+            emit('aten::clamp.Tensor_out', {'self': a, 'min': lo, 'max': lo + 3})
+            for mode in [None, 'trunc', 'floor']:
+                for sc in [2, -3, 0.5]:
+                    odt = dt if dt.is_floating_point or (mode and isinstance(sc, int)) else F32
+                    emit('aten::div.Scalar_mode_out', {'self': a, 'other': sc, 'rounding_mode': mode}, [odt])
+    for dt in FLOATS:
+        for shp in REDUCE_SHAPES:
+            x = mk(shp, dt, edges=False)
+            for dims in dims_of(shp):
+                for keep in [False, True]:
+                    emit('aten::var_mean.correction_out', {'self': x, 'dim': dims, 'correction': 1, 'keepdim': keep},
+                         [dt, dt])
+    # quantize / dequantize per tensor (numpy formula; see EXTRA)
+    for qdt, qmin, qmax in [(U8, 0, 255), (I8, -128, 127), (I16, -32768, 32767), (I32, -2**31, 2**31 - 1)]:
+        for scale, zp in [(0.1, 0), (0.05, 3), (1.0, -2), (0.007843, 1)]:
+            zp = max(qmin, min(qmax, zp))
+            for shp in [(7,), (3, 4), (0,), ()]:
+                x = mk(shp, F32, edges=False) * 5
+                emit('quantized_decomposed::quantize_per_tensor.out',
+                     {'input': x, 'scale': scale, 'zero_point': zp, 'quant_min': qmin, 'quant_max': qmax,
+                      'dtype': qdt}, [qdt])
+                q = mk(shp, qdt, lo=qmin if qdt != I32 else -1000, hi=qmax if qdt != I32 else 1000)
+                emit('quantized_decomposed::dequantize_per_tensor.out',
+                     {'input': q, 'scale': scale, 'zero_point': zp, 'quant_min': qmin, 'quant_max': qmax,
+                      'dtype': qdt, 'out_dtype': None}, [F32])
+
+
 def gen_prim():
     """executorch_prim:: scalar ops; torch has no schema for them: the expected values are Python's
     own arithmetic (Int ops wrap at 64 bits like ExecuTorch's int64_t)."""
@@ -875,6 +921,9 @@ def gen_prim():
                 emit_prim('executorch_prim::truediv.Scalar', [a, b], a / b)
     for a in ints[:6]:
         emit_prim('executorch_prim::neg.Scalar', [a], -a)
+        for b in ints[:6]:
+            emit_prim('executorch_prim::sym_max.Scalar', [a, b], max(a, b))
+            emit_prim('executorch_prim::sym_min.Scalar', [a, b], min(a, b))
     for a in [1.5, -1.5, 2.5, -0.5, 3.0]:
         emit_prim('executorch_prim::ceil.Scalar', [a], int(math.ceil(a)))
         emit_prim('executorch_prim::trunc.Scalar', [a], int(math.trunc(a)))
@@ -888,7 +937,7 @@ def gen_all(out_dir):
     global W
     W = Writer(out_dir)
     gens = [gen_unary, gen_binary, gen_scalar_binary, gen_reductions, gen_softmax, gen_matmul, gen_conv_pool,
-            gen_shape, gen_index, gen_pad_misc, gen_prim]
+            gen_shape, gen_index, gen_pad_misc, gen_more, gen_prim]
     only = os.environ.get('PTERA_CONF_ONLY')
     for g in gens:
         if only and only not in g.__name__:
