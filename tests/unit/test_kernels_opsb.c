@@ -70,7 +70,73 @@ static void test_upsample_aa(void) {
                 outd, outd) == PTERA_INVALID_ARGUMENT);
 }
 
+static ptera_value *kt_bools3(bool a, bool b, bool c) {
+  static uint8_t items[16][3];
+  static size_t k;
+  uint8_t *it = items[k++ % 16];
+  it[0] = a;
+  it[1] = b;
+  it[2] = c;
+  ptera_value *v = kt_val(PTERA_TAG_LIST_BOOL);
+  v->u.bools.items = it;
+  v->u.bools.len = 3;
+  return v;
+}
+
+static void test_convolution_backward(void) {
+  const char *op = "aten::convolution_backward.out";
+  float x[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0.5f, -1, 2, 0, 1, 1, -2, 3, 0, 2, 1, -1};
+  float w[16] = {1, -1, 2, 0.5f, 0, 1, 1, 1, 0.25f, 0, -1, 2, 1, 0, 0, -1};
+  float go[8] = {1, 2, 3, -1, 0.5f, 1, -2, 1};
+  float gi[24], gw[16], gb[2];
+  ptera_value *o0 = KT_DYN(PTERA_DTYPE_FLOAT, gi, 1, 1, 1, 1), *o1 = KT_DYN(PTERA_DTYPE_FLOAT, gw, 1, 1, 1, 1),
+              *o2 = KT_DYN(PTERA_DTYPE_FLOAT, gb, 1);
+  ptera_value *ret = kt_none();
+  /* stride 2, padding (1, 0): out [1, 2, 2, 2] */
+  CHECK(KT_CALL(op, KT_T(PTERA_DTYPE_FLOAT, go, 1, 2, 2, 2), KT_T(PTERA_DTYPE_FLOAT, x, 1, 2, 3, 4),
+                KT_T(PTERA_DTYPE_FLOAT, w, 2, 2, 2, 2), KT_IL(2), KT_IL(2, 2), KT_IL(1, 0), KT_IL(1, 1),
+                kt_bool(false), KT_IL(0, 0), kt_int(1), kt_bools3(true, true, true), o0, o1, o2, ret) == PTERA_OK);
+  CHECK(o0->u.tensor->dim == 4 && o0->u.tensor->sizes[3] == 4 && o2->u.tensor->sizes[0] == 2);
+  CHECK(kt_farr(gi, (float[]){1.5f, 1.5f, 3.0f, 3.0f, 2.5f, -3.0f, -0.75f, 1.0f, 8.0f, -2.5f, -3.0f, 1.5f,
+                              1.0f, 0.5f, 2.0f, 1.0f, -2.0f, 3.0f, 1.0f, -1.0f, 3.0f, 5.0f, -1.0f, -2.0f},
+                24, 0));
+  CHECK(kt_farr(gw, (float[]){8.0f, 10.0f, 23.0f, 28.0f, 5.0f, 0.0f, 3.5f, 6.0f, -3.0f, -4.0f, -3.5f, -3.0f,
+                              -4.0f, 1.0f, 3.25f, -5.5f},
+                16, 0));
+  CHECK(kt_farr(gb, (float[]){5.0f, 0.5f}, 2, 0));
+  /* 1-d, 2 groups, dilation 2, bias gradient not requested (out2 untouched) */
+  float x1[10], w1[8] = {1, 2, -1, 0.5f, 3, 1, 0, -2}, go1[12];
+  for (int i = 0; i < 10; i++) x1[i] = (float)i - 3;
+  for (int i = 0; i < 12; i++) go1[i] = (float)i * 0.5f - 1;
+  gb[0] = 42;
+  ptera_value *p0 = KT_DYN(PTERA_DTYPE_FLOAT, gi, 1, 1, 1), *p1 = KT_DYN(PTERA_DTYPE_FLOAT, gw, 1, 1, 1);
+  CHECK(KT_CALL(op, KT_T(PTERA_DTYPE_FLOAT, go1, 1, 4, 3), KT_T(PTERA_DTYPE_FLOAT, x1, 1, 2, 5),
+                KT_T(PTERA_DTYPE_FLOAT, w1, 4, 1, 2), kt_none(), KT_IL(1), KT_IL(0), KT_IL(2), kt_bool(false),
+                KT_IL(0), kt_int(2), kt_bools3(true, true, false), p0, p1, kt_none(), ret) == PTERA_OK);
+  CHECK(kt_farr(gi, (float[]){-1.5f, -1.5f, -3.25f, -0.5f, 0.75f, 6.0f, 7.5f, 4.0f, -5.5f, -6.0f}, 10, 0));
+  CHECK(kt_farr(gw, (float[]){4.0f, 1.0f, -5.0f, 1.0f, 23.5f, 38.5f, 37.0f, 61.0f}, 8, 0));
+  CHECK(gb[0] == 42);
+  /* errors: transposed, grad_output of the wrong shape, integer dtype */
+  CHECK(KT_CALL(op, KT_T(PTERA_DTYPE_FLOAT, go, 1, 2, 2, 2), KT_T(PTERA_DTYPE_FLOAT, x, 1, 2, 3, 4),
+                KT_T(PTERA_DTYPE_FLOAT, w, 2, 2, 2, 2), KT_IL(2), KT_IL(2, 2), KT_IL(1, 0), KT_IL(1, 1),
+                kt_bool(true), KT_IL(0, 0), kt_int(1), kt_bools3(true, true, true), o0, o1, o2, ret) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("transposed"));
+  CHECK(KT_CALL(op, KT_T(PTERA_DTYPE_FLOAT, go, 1, 2, 2, 2), KT_T(PTERA_DTYPE_FLOAT, x, 1, 2, 3, 4),
+                KT_T(PTERA_DTYPE_FLOAT, w, 2, 2, 2, 2), KT_IL(2), KT_IL(1, 1), KT_IL(1, 0), KT_IL(1, 1),
+                kt_bool(false), KT_IL(0, 0), kt_int(1), kt_bools3(true, true, true), o0, o1, o2, ret) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("grad_output"));
+  int32_t xi[24] = {0}, wi[16] = {0}, goi[8] = {0};
+  CHECK(KT_CALL(op, KT_T(PTERA_DTYPE_INT, goi, 1, 2, 2, 2), KT_T(PTERA_DTYPE_INT, xi, 1, 2, 3, 4),
+                KT_T(PTERA_DTYPE_INT, wi, 2, 2, 2, 2), KT_IL(2), KT_IL(2, 2), KT_IL(1, 0), KT_IL(1, 1),
+                kt_bool(false), KT_IL(0, 0), kt_int(1), kt_bools3(true, true, true), o0, o1, o2, ret) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("'input'"));
+}
+
 int main(void) {
   test_upsample_aa();
+  test_convolution_backward();
   return check_summary("kernels_opsb");
 }
