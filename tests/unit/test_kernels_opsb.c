@@ -135,8 +135,63 @@ static void test_convolution_backward(void) {
   CHECK(kt_msg_has("'input'"));
 }
 
+/* Hand computed from the packing (4-bit: even index = high nibble, minus 8;
+ * 2-bit: index % 4 = k -> bits 2k..2k+1, minus 2). */
+static void test_embedding_xbit(void) {
+  uint8_t w4[4] = {0x9F, 0x08, 0x01, 0xA5};
+  float sc[4] = {0.5f, 2, 1, 0.25f}, zp[4] = {1, 0, 0, -2}, o[8];
+  int64_t ix[2] = {1, 0};
+  ptera_value *out = KT_DYN(PTERA_DTYPE_FLOAT, o, 1, 1);
+  CHECK(KT_CALL("quantized_decomposed::embedding_4bit.out", KT_T(PTERA_DTYPE_BYTE, w4, 2, 2),
+                KT_T(PTERA_DTYPE_FLOAT, sc, 2, 2), KT_T(PTERA_DTYPE_FLOAT, zp, 2, 2), kt_int(-8), kt_int(7),
+                KT_T(PTERA_DTYPE_LONG, ix, 2), out, out) == PTERA_OK);
+  CHECK(out->u.tensor->sizes[0] == 2 && out->u.tensor->sizes[1] == 4);
+  CHECK(kt_farr(o, (float[]){-8, -7, 1, -0.25f, 0, 3, -16, 0}, 8, 0));
+  /* per-row scales, no zero points, dtype given */
+  float sr[2] = {1, -0.5f};
+  int32_t i1[1] = {1};
+  ptera_value *o1 = KT_DYN(PTERA_DTYPE_FLOAT, o, 1, 1);
+  CHECK(KT_CALL("quantized_decomposed::embedding_4bit.dtype_out", KT_T(PTERA_DTYPE_BYTE, w4, 2, 2),
+                KT_T(PTERA_DTYPE_FLOAT, sr, 2), kt_none(), kt_int(-8), kt_int(7), KT_T(PTERA_DTYPE_INT, i1, 1),
+                kt_int(PTERA_DTYPE_FLOAT), o1, o1) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){4, 3.5f, -1, 1.5f}, 4, 0));
+  uint8_t w2[2] = {0xE4, 0x1B};
+  float s2[2] = {3, 1};
+  int64_t i2[2] = {0, 1};
+  ptera_value *o2 = KT_DYN(PTERA_DTYPE_FLOAT, o, 1, 1);
+  CHECK(KT_CALL("quantized_decomposed::embedding_2bit.out", KT_T(PTERA_DTYPE_BYTE, w2, 2, 1),
+                KT_T(PTERA_DTYPE_FLOAT, s2, 2), kt_none(), kt_int(-2), kt_int(1), KT_T(PTERA_DTYPE_LONG, i2, 2), o2,
+                o2) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-6, -3, 0, 3, 1, 0, -1, -2}, 8, 0));
+  ptera_value *o3 = KT_DYN(PTERA_DTYPE_FLOAT, o, 1, 1);
+  CHECK(KT_CALL("quantized_decomposed::embedding_2bit.dtype_out", KT_T(PTERA_DTYPE_BYTE, w2, 2, 1),
+                KT_T(PTERA_DTYPE_FLOAT, s2, 2), kt_none(), kt_int(-2), kt_int(1), KT_T(PTERA_DTYPE_LONG, i2, 1),
+                kt_none(), o3, o3) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-6, -3, 0, 3}, 4, 0));
+  /* errors: index out of range, dtype that is not out's, Char weight, groups not dividing */
+  int64_t bad[1] = {2};
+  CHECK(KT_CALL("quantized_decomposed::embedding_2bit.out", KT_T(PTERA_DTYPE_BYTE, w2, 2, 1),
+                KT_T(PTERA_DTYPE_FLOAT, s2, 2), kt_none(), kt_int(-2), kt_int(1), KT_T(PTERA_DTYPE_LONG, bad, 1), o2,
+                o2) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("indices"));
+  CHECK(KT_CALL("quantized_decomposed::embedding_2bit.dtype_out", KT_T(PTERA_DTYPE_BYTE, w2, 2, 1),
+                KT_T(PTERA_DTYPE_FLOAT, s2, 2), kt_none(), kt_int(-2), kt_int(1), KT_T(PTERA_DTYPE_LONG, i2, 1),
+                kt_int(PTERA_DTYPE_HALF), o3, o3) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("'out'"));
+  CHECK(KT_CALL("quantized_decomposed::embedding_4bit.out", KT_T(PTERA_DTYPE_CHAR, w4, 2, 2),
+                KT_T(PTERA_DTYPE_FLOAT, sr, 2), kt_none(), kt_int(-8), kt_int(7), KT_T(PTERA_DTYPE_LONG, ix, 2), out,
+                out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("'weight'"));
+  float s3[6] = {1, 1, 1, 1, 1, 1};
+  CHECK(KT_CALL("quantized_decomposed::embedding_4bit.out", KT_T(PTERA_DTYPE_BYTE, w4, 2, 2),
+                KT_T(PTERA_DTYPE_FLOAT, s3, 2, 3), kt_none(), kt_int(-8), kt_int(7), KT_T(PTERA_DTYPE_LONG, ix, 2),
+                out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("weight_scales"));
+}
+
 int main(void) {
   test_upsample_aa();
   test_convolution_backward();
+  test_embedding_xbit();
   return check_summary("kernels_opsb");
 }
