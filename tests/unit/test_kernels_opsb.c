@@ -189,9 +189,43 @@ static void test_embedding_xbit(void) {
   CHECK(kt_msg_has("weight_scales"));
 }
 
+/* Hand computed. */
+static void test_mixed_mm_linear(void) {
+  float x[4] = {1, 2, -1, 0.5f}, s[2] = {0.5f, 2}, o[6];
+  int8_t w[6] = {2, -4, 6, 1, 0, -3}; /* [2, 3] */
+  ptera_value *out = KT_DYN(PTERA_DTYPE_FLOAT, o, 1, 1);
+  CHECK(KT_CALL("quantized_decomposed::mixed_mm.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 2), KT_T(PTERA_DTYPE_CHAR, w, 2, 3),
+                KT_T(PTERA_DTYPE_FLOAT, s, 2), kt_none(), out, out) == PTERA_OK);
+  /* row0: 1*[1,-2,3] + 2*[2,0,-6]; row1: -1*[1,-2,3] + 0.5*[2,0,-6] */
+  CHECK(out->u.tensor->sizes[0] == 2 && out->u.tensor->sizes[1] == 3);
+  CHECK(kt_farr(o, (float[]){5, -2, -9, 0, 2, -6}, 6, 0));
+  CHECK(KT_CALL("quantized_decomposed::mixed_mm.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 2), KT_T(PTERA_DTYPE_CHAR, w, 2, 3),
+                KT_T(PTERA_DTYPE_FLOAT, s, 2), KT_T(PTERA_DTYPE_FLOAT, s, 2), out, out) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("weight_zero_points"));
+  /* mixed_linear: input [1, 3], weight [2, 3], per-row scales */
+  float xl[3] = {1, 2, 3}, sl[2] = {0.5f, -1};
+  ptera_value *ol = KT_DYN(PTERA_DTYPE_FLOAT, o, 1, 1);
+  CHECK(KT_CALL("quantized_decomposed::mixed_linear.out", KT_T(PTERA_DTYPE_FLOAT, xl, 1, 3),
+                KT_T(PTERA_DTYPE_CHAR, w, 2, 3), KT_T(PTERA_DTYPE_FLOAT, sl, 2), kt_none(), kt_none(), ol, ol) ==
+        PTERA_OK);
+  CHECK(kt_farr(o, (float[]){6, 8}, 2, 0)); /* (2-8+18)*0.5, (1+0-9)*-1 */
+  /* groups: scales [2, 2] -> group size 2: k in {0,1} and {2} */
+  float sg[4] = {1, 0.5f, 2, 1};
+  ptera_value *og = KT_DYN(PTERA_DTYPE_FLOAT, o, 1, 1);
+  CHECK(KT_CALL("quantized_decomposed::mixed_linear.out", KT_T(PTERA_DTYPE_FLOAT, xl, 1, 3),
+                KT_T(PTERA_DTYPE_CHAR, w, 2, 3), KT_T(PTERA_DTYPE_FLOAT, sg, 2, 2), kt_none(),
+                kt_int(PTERA_DTYPE_FLOAT), og, og) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){3, -7}, 2, 0)); /* (2-8)*1 + 18*0.5, (1+0)*2 + (-9)*1 */
+  CHECK(KT_CALL("quantized_decomposed::mixed_linear.out", KT_T(PTERA_DTYPE_FLOAT, xl, 3, 1),
+                KT_T(PTERA_DTYPE_CHAR, w, 2, 3), KT_T(PTERA_DTYPE_FLOAT, sl, 2), kt_none(), kt_none(), ol, ol) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("'input'"));
+}
+
 int main(void) {
   test_upsample_aa();
   test_convolution_backward();
   test_embedding_xbit();
+  test_mixed_mm_linear();
   return check_summary("kernels_opsb");
 }
