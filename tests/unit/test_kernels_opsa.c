@@ -1,0 +1,155 @@
+/* Bitwise, any and normalization kernels added on branch opsa. Expected values
+ * are hand computed unless a comment says they were printed by torch 1.13. */
+#include "kernel_test_util.h"
+
+static void test_bitwise_binary(void) {
+  /* torch 1.13: int32 [1,3] op int8 [2,1] -> int32 [2,3] */
+  int32_t a[3] = {12, -7, 0}, o[6];
+  int8_t b[2] = {10, 3};
+  ptera_value *out = KT_DYN(PTERA_DTYPE_INT, o, 1, 1);
+  CHECK(KT_CALL("aten::bitwise_and.Tensor_out", KT_T(PTERA_DTYPE_INT, a, 1, 3), KT_T(PTERA_DTYPE_CHAR, b, 2, 1),
+                out, out) == PTERA_OK);
+  CHECK(out->u.tensor->dim == 2 && out->u.tensor->sizes[0] == 2 && out->u.tensor->sizes[1] == 3);
+  CHECK(o[0] == 8 && o[1] == 8 && o[2] == 0 && o[3] == 0 && o[4] == 1 && o[5] == 0);
+  CHECK(KT_CALL("aten::bitwise_or.Tensor_out", KT_T(PTERA_DTYPE_INT, a, 1, 3), KT_T(PTERA_DTYPE_CHAR, b, 2, 1),
+                out, out) == PTERA_OK);
+  CHECK(o[0] == 14 && o[1] == -5 && o[2] == 10 && o[3] == 15 && o[4] == -5 && o[5] == 3);
+  CHECK(KT_CALL("aten::bitwise_xor.Tensor_out", KT_T(PTERA_DTYPE_INT, a, 1, 3), KT_T(PTERA_DTYPE_CHAR, b, 2, 1),
+                out, out) == PTERA_OK);
+  CHECK(o[0] == 6 && o[1] == -13 && o[2] == 10 && o[3] == 15 && o[4] == -6 && o[5] == 3);
+
+  /* Scalar overloads on int16: [12, -7] op 6 (torch 1.13) */
+  int16_t s[2] = {12, -7}, so[2];
+  ptera_value *sout = KT_T(PTERA_DTYPE_SHORT, so, 2);
+  CHECK(KT_CALL("aten::bitwise_and.Scalar_out", KT_T(PTERA_DTYPE_SHORT, s, 2), kt_int(6), sout, sout) == PTERA_OK);
+  CHECK(so[0] == 4 && so[1] == 0);
+  CHECK(KT_CALL("aten::bitwise_or.Scalar_out", KT_T(PTERA_DTYPE_SHORT, s, 2), kt_int(6), sout, sout) == PTERA_OK);
+  CHECK(so[0] == 14 && so[1] == -1);
+  CHECK(KT_CALL("aten::bitwise_xor.Scalar_out", KT_T(PTERA_DTYPE_SHORT, s, 2), kt_int(6), sout, sout) == PTERA_OK);
+  CHECK(so[0] == 10 && so[1] == -1);
+
+  /* Bool: xor of Bool tensors stays Bool; Bool | 2 promotes to Long */
+  uint8_t x[2] = {1, 0}, y[2] = {1, 1}, bo[2];
+  ptera_value *bout = KT_T(PTERA_DTYPE_BOOL, bo, 2);
+  CHECK(KT_CALL("aten::bitwise_xor.Tensor_out", KT_T(PTERA_DTYPE_BOOL, x, 2), KT_T(PTERA_DTYPE_BOOL, y, 2),
+                bout, bout) == PTERA_OK);
+  CHECK(bo[0] == 0 && bo[1] == 1);
+  int64_t lo[2];
+  ptera_value *lout = KT_T(PTERA_DTYPE_LONG, lo, 2);
+  CHECK(KT_CALL("aten::bitwise_or.Scalar_out", KT_T(PTERA_DTYPE_BOOL, x, 2), kt_int(2), lout, lout) == PTERA_OK);
+  CHECK(lo[0] == 3 && lo[1] == 2);
+  /* Bool & True */
+  CHECK(KT_CALL("aten::bitwise_and.Scalar_out", KT_T(PTERA_DTYPE_BOOL, x, 2), kt_bool(true), bout, bout) ==
+        PTERA_OK);
+  CHECK(bo[0] == 1 && bo[1] == 0);
+  /* 0-d with 0-d, and an empty tensor */
+  int64_t z1[1] = {6}, z2[1] = {3}, zo[1];
+  ptera_value *zout = KT_SCALAR(PTERA_DTYPE_LONG, zo);
+  CHECK(KT_CALL("aten::bitwise_and.Tensor_out", KT_SCALAR(PTERA_DTYPE_LONG, z1), KT_SCALAR(PTERA_DTYPE_LONG, z2),
+                zout, zout) == PTERA_OK);
+  CHECK(zo[0] == 2);
+  ptera_value *eout = KT_DYN(PTERA_DTYPE_LONG, lo, 2);
+  CHECK(KT_CALL("aten::bitwise_or.Tensor_out", kt_tensor(PTERA_DTYPE_LONG, NULL, 0, 1, (const int32_t[]){0}, NULL, 0),
+                KT_SCALAR(PTERA_DTYPE_LONG, z1), eout, eout) == PTERA_OK);
+  CHECK(eout->u.tensor->numel == 0);
+
+  /* errors: a floating operand, a double scalar, an out that cannot hold the result */
+  float f[2] = {1, 2};
+  CHECK(KT_CALL("aten::bitwise_and.Tensor_out", KT_T(PTERA_DTYPE_FLOAT, f, 2), KT_T(PTERA_DTYPE_LONG, lo, 2),
+                lout, lout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::bitwise_and.Tensor_out") && kt_msg_has("'self'"));
+  CHECK(KT_CALL("aten::bitwise_or.Scalar_out", KT_T(PTERA_DTYPE_SHORT, s, 2), kt_dbl(1.5), sout, sout) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::bitwise_or.Scalar_out"));
+  CHECK(KT_CALL("aten::bitwise_xor.Tensor_out", KT_T(PTERA_DTYPE_INT, a, 1, 3), KT_T(PTERA_DTYPE_CHAR, b, 2, 1),
+                bout, bout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("out"));
+  CHECK(KT_CALL("aten::bitwise_xor.Scalar_out", KT_T(PTERA_DTYPE_SHORT, s, 2), kt_none(), sout, sout) ==
+        PTERA_INVALID_TYPE);
+}
+
+static void test_bitwise_not(void) {
+  /* torch 1.13: ~int8 [0, 5, -128] = [-1, -6, 127]; ~uint8 [7, 250] = [248, 5] */
+  int8_t a[3] = {0, 5, -128}, o[3];
+  ptera_value *out = KT_T(PTERA_DTYPE_CHAR, o, 3);
+  CHECK(KT_CALL("aten::bitwise_not.out", KT_T(PTERA_DTYPE_CHAR, a, 3), out, out) == PTERA_OK);
+  CHECK(o[0] == -1 && o[1] == -6 && o[2] == 127);
+  uint8_t u[2] = {7, 250}, uo[2];
+  ptera_value *uout = KT_T(PTERA_DTYPE_BYTE, uo, 2);
+  CHECK(KT_CALL("aten::bitwise_not.out", KT_T(PTERA_DTYPE_BYTE, u, 2), uout, uout) == PTERA_OK);
+  CHECK(uo[0] == 248 && uo[1] == 5);
+  uint8_t bb[2] = {1, 0}, bo[2];
+  ptera_value *bout = KT_T(PTERA_DTYPE_BOOL, bo, 2);
+  CHECK(KT_CALL("aten::bitwise_not.out", KT_T(PTERA_DTYPE_BOOL, bb, 2), bout, bout) == PTERA_OK);
+  CHECK(bo[0] == 0 && bo[1] == 1);
+  /* Long out from an int8 self */
+  int64_t lo[3];
+  ptera_value *lout = KT_T(PTERA_DTYPE_LONG, lo, 3);
+  CHECK(KT_CALL("aten::bitwise_not.out", KT_T(PTERA_DTYPE_CHAR, a, 3), lout, lout) == PTERA_OK);
+  CHECK(lo[0] == -1 && lo[1] == -6 && lo[2] == 127);
+  float f[2] = {1, 2}, fo[2];
+  ptera_value *fout = KT_T(PTERA_DTYPE_FLOAT, fo, 2);
+  CHECK(KT_CALL("aten::bitwise_not.out", KT_T(PTERA_DTYPE_FLOAT, f, 2), fout, fout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::bitwise_not.out") && kt_msg_has("'self'"));
+  ptera_value *wrong = KT_T(PTERA_DTYPE_CHAR, o, 2);
+  CHECK(KT_CALL("aten::bitwise_not.out", KT_T(PTERA_DTYPE_CHAR, a, 3), wrong, wrong) == PTERA_INVALID_ARGUMENT);
+}
+
+static void test_shifts(void) {
+  /* torch 1.13: int8 [-8, 5, 127, -128] <</>> [1, 2, 3, 7] */
+  int8_t a[4] = {-8, 5, 127, -128}, b[4] = {1, 2, 3, 7}, o[4];
+  ptera_value *out = KT_T(PTERA_DTYPE_CHAR, o, 4);
+  CHECK(KT_CALL("aten::bitwise_left_shift.Tensor_out", KT_T(PTERA_DTYPE_CHAR, a, 4), KT_T(PTERA_DTYPE_CHAR, b, 4),
+                out, out) == PTERA_OK);
+  CHECK(o[0] == -16 && o[1] == 20 && o[2] == -8 && o[3] == 0);
+  CHECK(KT_CALL("aten::bitwise_right_shift.Tensor_out", KT_T(PTERA_DTYPE_CHAR, a, 4),
+                KT_T(PTERA_DTYPE_CHAR, b, 4), out, out) == PTERA_OK);
+  CHECK(o[0] == -4 && o[1] == 1 && o[2] == 15 && o[3] == -1);
+  /* Scalar count on int64: [1, -16] << 3 = [8, -128]; >> 3 = [0, -2] */
+  int64_t l[2] = {1, -16}, lo[2];
+  ptera_value *lout = KT_T(PTERA_DTYPE_LONG, lo, 2);
+  CHECK(KT_CALL("aten::bitwise_left_shift.Tensor_Scalar_out", KT_T(PTERA_DTYPE_LONG, l, 2), kt_int(3), lout,
+                lout) == PTERA_OK);
+  CHECK(lo[0] == 8 && lo[1] == -128);
+  CHECK(KT_CALL("aten::bitwise_right_shift.Tensor_Scalar_out", KT_T(PTERA_DTYPE_LONG, l, 2), kt_int(3), lout,
+                lout) == PTERA_OK);
+  CHECK(lo[0] == 0 && lo[1] == -2);
+  /* Out-of-range counts (PyTorch 2.x rule): left gives 0, right the sign fill */
+  int64_t c[2] = {64, -1};
+  CHECK(KT_CALL("aten::bitwise_left_shift.Tensor_out", KT_T(PTERA_DTYPE_LONG, l, 2), KT_T(PTERA_DTYPE_LONG, c, 2),
+                lout, lout) == PTERA_OK);
+  CHECK(lo[0] == 0 && lo[1] == 0);
+  CHECK(KT_CALL("aten::bitwise_right_shift.Tensor_out", KT_T(PTERA_DTYPE_LONG, l, 2),
+                KT_T(PTERA_DTYPE_LONG, c, 2), lout, lout) == PTERA_OK);
+  CHECK(lo[0] == 0 && lo[1] == -1);
+  /* uint8: 200 >> 3 = 25; 200 >> 9 = 0 (unsigned fill); 200 << 1 wraps to 144 */
+  uint8_t u[1] = {200}, uo[1];
+  ptera_value *uout = KT_T(PTERA_DTYPE_BYTE, uo, 1);
+  CHECK(KT_CALL("aten::bitwise_right_shift.Tensor_Scalar_out", KT_T(PTERA_DTYPE_BYTE, u, 1), kt_int(3), uout,
+                uout) == PTERA_OK);
+  CHECK(uo[0] == 25);
+  uint8_t nine[1] = {9};
+  CHECK(KT_CALL("aten::bitwise_right_shift.Tensor_out", KT_T(PTERA_DTYPE_BYTE, u, 1),
+                KT_T(PTERA_DTYPE_BYTE, nine, 1), uout, uout) == PTERA_OK);
+  CHECK(uo[0] == 0);
+  CHECK(KT_CALL("aten::bitwise_left_shift.Tensor_Scalar_out", KT_T(PTERA_DTYPE_BYTE, u, 1), kt_int(1), uout,
+                uout) == PTERA_OK);
+  CHECK(uo[0] == 144);
+  /* errors: Bool shifts, floating operands */
+  uint8_t bb[2] = {1, 0}, bo[2];
+  ptera_value *bout = KT_T(PTERA_DTYPE_BOOL, bo, 2);
+  CHECK(KT_CALL("aten::bitwise_left_shift.Tensor_out", KT_T(PTERA_DTYPE_BOOL, bb, 2), KT_T(PTERA_DTYPE_BOOL, bb, 2),
+                bout, bout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::bitwise_left_shift.Tensor_out") && kt_msg_has("Bool"));
+  float f[2] = {1, 2};
+  CHECK(KT_CALL("aten::bitwise_right_shift.Tensor_Scalar_out", KT_T(PTERA_DTYPE_FLOAT, f, 2), kt_int(1), lout,
+                lout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::bitwise_right_shift.Tensor_Scalar_out"));
+}
+
+int main(void) {
+  test_bitwise_binary();
+  test_bitwise_not();
+  test_shifts();
+  return check_summary("kernels_opsa");
+}
