@@ -147,9 +147,72 @@ static void test_shifts(void) {
   CHECK(kt_msg_has("aten::bitwise_right_shift.Tensor_Scalar_out"));
 }
 
+static void test_any(void) {
+  /* [[0, 0, 0], [0, NaN, 0]] as float; any over all / dim 0 / dim 1 */
+  float a[6] = {0, 0, 0, 0, NAN, 0};
+  uint8_t o[6];
+  ptera_value *all = KT_DYN(PTERA_DTYPE_BOOL, o, 1);
+  all->u.tensor->dim = 0; /* a 0-d out */
+  all->u.tensor->numel = 1;
+  CHECK(KT_CALL("aten::any.all_out", KT_T(PTERA_DTYPE_FLOAT, a, 2, 3), all, all) == PTERA_OK);
+  CHECK(o[0] == 1);
+  int32_t zi[4] = {0, 0, 0, 0};
+  CHECK(KT_CALL("aten::any.all_out", KT_T(PTERA_DTYPE_INT, zi, 4), all, all) == PTERA_OK);
+  CHECK(o[0] == 0);
+  /* empty self: False */
+  CHECK(KT_CALL("aten::any.all_out", kt_tensor(PTERA_DTYPE_INT, NULL, 0, 1, (const int32_t[]){0}, NULL, 0), all,
+                all) == PTERA_OK);
+  CHECK(o[0] == 0);
+
+  ptera_value *od = KT_DYN(PTERA_DTYPE_BOOL, o, 3);
+  CHECK(KT_CALL("aten::any.out", KT_T(PTERA_DTYPE_FLOAT, a, 2, 3), kt_int(0), kt_bool(false), od, od) == PTERA_OK);
+  CHECK(od->u.tensor->sizes[0] == 3 && o[0] == 0 && o[1] == 1 && o[2] == 0);
+  ptera_value *ok = KT_DYN(PTERA_DTYPE_BYTE, o, 2, 1);
+  CHECK(KT_CALL("aten::any.out", KT_T(PTERA_DTYPE_FLOAT, a, 2, 3), kt_int(-1), kt_bool(true), ok, ok) == PTERA_OK);
+  CHECK(ok->u.tensor->sizes[0] == 2 && ok->u.tensor->sizes[1] == 1 && o[0] == 0 && o[1] == 1);
+
+  /* dims_out: [0, 1] -> 0-d; None -> all; [] -> elementwise truth values */
+  uint8_t b[6] = {0, 1, 0, 0, 0, 0};
+  ptera_value *o0 = KT_DYN(PTERA_DTYPE_BOOL, o, 1);
+  o0->u.tensor->dim = 0;
+  o0->u.tensor->numel = 1;
+  CHECK(KT_CALL("aten::any.dims_out", KT_T(PTERA_DTYPE_BOOL, b, 2, 3), KT_IL(0, 1), kt_bool(false), o0, o0) ==
+        PTERA_OK);
+  CHECK(o[0] == 1);
+  ptera_value *ok2 = KT_DYN(PTERA_DTYPE_BOOL, o, 2, 2);
+  CHECK(KT_CALL("aten::any.dims_out", KT_T(PTERA_DTYPE_BOOL, b, 2, 3), kt_none(), kt_bool(true), ok2, ok2) ==
+        PTERA_OK);
+  CHECK(ok2->u.tensor->sizes[0] == 1 && ok2->u.tensor->sizes[1] == 1 && o[0] == 1);
+  int64_t l[6] = {0, 5, 0, -1, 0, 0};
+  ptera_value *oe = KT_DYN(PTERA_DTYPE_BOOL, o, 2, 3);
+  CHECK(KT_CALL("aten::any.dims_out", KT_T(PTERA_DTYPE_LONG, l, 2, 3), KT_IL0(), kt_bool(false), oe, oe) ==
+        PTERA_OK);
+  CHECK(o[0] == 0 && o[1] == 1 && o[2] == 0 && o[3] == 1 && o[4] == 0 && o[5] == 0);
+  ptera_value *od1 = KT_DYN(PTERA_DTYPE_BOOL, o, 3);
+  CHECK(KT_CALL("aten::any.dims_out", KT_T(PTERA_DTYPE_LONG, l, 2, 3), KT_IL(-2), kt_bool(false), od1, od1) ==
+        PTERA_OK);
+  CHECK(o[0] == 1 && o[1] == 1 && o[2] == 0);
+
+  /* errors: bad dim, out dtype, repeated dim */
+  CHECK(KT_CALL("aten::any.out", KT_T(PTERA_DTYPE_FLOAT, a, 2, 3), kt_int(2), kt_bool(false), od, od) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::any.out") && kt_msg_has("dim"));
+  float fo[3];
+  ptera_value *fout = KT_DYN(PTERA_DTYPE_FLOAT, fo, 3);
+  CHECK(KT_CALL("aten::any.out", KT_T(PTERA_DTYPE_FLOAT, a, 2, 3), kt_int(0), kt_bool(false), fout, fout) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("'out'"));
+  CHECK(KT_CALL("aten::any.dims_out", KT_T(PTERA_DTYPE_LONG, l, 2, 3), KT_IL(1, -1), kt_bool(false), od1, od1) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::any.dims_out"));
+  CHECK(KT_CALL("aten::any.all_out", KT_T(PTERA_DTYPE_LONG, l, 2, 3), fout, fout) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::any.all_out"));
+}
+
 int main(void) {
   test_bitwise_binary();
   test_bitwise_not();
   test_shifts();
+  test_any();
   return check_summary("kernels_opsa");
 }
