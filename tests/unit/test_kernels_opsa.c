@@ -209,10 +209,82 @@ static void test_any(void) {
   CHECK(kt_msg_has("aten::any.all_out"));
 }
 
+/* x [2, 2, 2] = [[[1, 2], [3, 4]], [[5, -1], [0.5, 2]]], weight [2, 0.5], bias [0.1, -1] */
+static float bn_x[8] = {1, 2, 3, 4, 5, -1, 0.5f, 2};
+static float bn_w[2] = {2, 0.5f}, bn_b[2] = {0.1f, -1};
+
+static void test_batch_norm(void) {
+  float rm[2] = {1, 2}, rv[2] = {4, 0.25f}, o[8], m[2], r[2];
+  ptera_value *out = KT_DYN(PTERA_DTYPE_FLOAT, o, 2, 2, 2), *mo = KT_DYN(PTERA_DTYPE_FLOAT, m, 2),
+              *ro = KT_DYN(PTERA_DTYPE_FLOAT, r, 2);
+  ptera_value *ret = kt_none(); /* the TensorList return slot is not read */
+  /* no_training (torch 1.13 native_batch_norm, training=False) */
+  CHECK(KT_CALL("aten::_native_batch_norm_legit_no_training.out", KT_T(PTERA_DTYPE_FLOAT, bn_x, 2, 2, 2),
+                KT_T(PTERA_DTYPE_FLOAT, bn_w, 2), KT_T(PTERA_DTYPE_FLOAT, bn_b, 2), KT_T(PTERA_DTYPE_FLOAT, rm, 2),
+                KT_T(PTERA_DTYPE_FLOAT, rv, 2), kt_dbl(0.1), kt_dbl(1e-5), out, mo, ro, ret) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1.00000024e-01f, 1.09999883f, -2.00271606e-05f, 9.99959946e-01f, 4.09999514f,
+                             -1.89999759f, -2.49996996f, -1.0f}, 8, 1e-6));
+  CHECK(mo->u.tensor->numel == 0 && ro->u.tensor->numel == 0);
+  /* legit.out with training=False: same */
+  mo = KT_DYN(PTERA_DTYPE_FLOAT, m, 2);
+  ro = KT_DYN(PTERA_DTYPE_FLOAT, r, 2);
+  CHECK(KT_CALL("aten::_native_batch_norm_legit.out", KT_T(PTERA_DTYPE_FLOAT, bn_x, 2, 2, 2),
+                KT_T(PTERA_DTYPE_FLOAT, bn_w, 2), KT_T(PTERA_DTYPE_FLOAT, bn_b, 2), KT_T(PTERA_DTYPE_FLOAT, rm, 2),
+                KT_T(PTERA_DTYPE_FLOAT, rv, 2), kt_bool(false), kt_dbl(0.1), kt_dbl(1e-5), out, mo, ro,
+                ret) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){1.00000024e-01f, 1.09999883f}, 2, 1e-6));
+  /* legit.out with training=True: batch statistics, running stats updated (torch 1.13) */
+  mo = KT_DYN(PTERA_DTYPE_FLOAT, m, 2);
+  ro = KT_DYN(PTERA_DTYPE_FLOAT, r, 2);
+  CHECK(KT_CALL("aten::_native_batch_norm_legit.out", KT_T(PTERA_DTYPE_FLOAT, bn_x, 2, 2, 2),
+                KT_T(PTERA_DTYPE_FLOAT, bn_w, 2), KT_T(PTERA_DTYPE_FLOAT, bn_b, 2), KT_T(PTERA_DTYPE_FLOAT, rm, 2),
+                KT_T(PTERA_DTYPE_FLOAT, rv, 2), kt_bool(true), kt_dbl(0.1), kt_dbl(1e-5), out, mo, ro,
+                ret) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-0.59281957f, 0.33093989f, -0.75831664f, -0.37162316f, 3.10221815f, -2.44033861f,
+                             -1.72505021f, -1.14500999f}, 8, 1e-5));
+  CHECK(mo->u.tensor->numel == 2 && kt_farr(m, (float[]){1.75f, 2.375f}, 2, 1e-6));
+  CHECK(kt_farr(r, (float[]){0.46187973f, 0.77338690f}, 2, 1e-5));
+  CHECK(kt_farr(rm, (float[]){1.07499993f, 2.03749990f}, 2, 1e-6));
+  CHECK(kt_farr(rv, (float[]){4.22499990f, 0.44791669f}, 2, 1e-6));
+  /* no_stats, no weight/bias (torch 1.13, training=True without running stats) */
+  mo = KT_DYN(PTERA_DTYPE_FLOAT, m, 2);
+  ro = KT_DYN(PTERA_DTYPE_FLOAT, r, 2);
+  CHECK(KT_CALL("aten::_native_batch_norm_legit.no_stats_out", KT_T(PTERA_DTYPE_FLOAT, bn_x, 2, 2, 2), kt_none(),
+                kt_none(), kt_bool(true), kt_dbl(0.1), kt_dbl(1e-5), out, mo, ro, ret) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-0.34640980f, 0.11546993f, 0.48336679f, 1.25675368f, 1.50110912f, -1.27016926f,
+                             -1.45010042f, -0.29002011f}, 8, 1e-5));
+  CHECK(kt_farr(m, (float[]){1.75f, 2.375f}, 2, 1e-6) && kt_farr(r, (float[]){0.46187973f, 0.77338690f}, 2, 1e-5));
+  /* double input */
+  double xd[4] = {1, 3, 2, 2}, od[4], md[1], rd[1], rmd[1] = {1}, rvd[1] = {3};
+  ptera_value *outd = KT_T(PTERA_DTYPE_DOUBLE, od, 2, 1, 2), *mod = KT_DYN(PTERA_DTYPE_DOUBLE, md, 1),
+              *rod = KT_DYN(PTERA_DTYPE_DOUBLE, rd, 1);
+  CHECK(KT_CALL("aten::_native_batch_norm_legit_no_training.out", KT_T(PTERA_DTYPE_DOUBLE, xd, 2, 1, 2), kt_none(),
+                kt_none(), KT_T(PTERA_DTYPE_DOUBLE, rmd, 1), KT_T(PTERA_DTYPE_DOUBLE, rvd, 1), kt_dbl(0.1),
+                kt_dbl(1.0), outd, mod, rod, ret) == PTERA_OK);
+  CHECK(od[0] == 0.0 && od[1] == 1.0 && od[2] == 0.5 && od[3] == 0.5);
+  /* errors: wrong weight size, integer input, training without running stats is fine but
+   * no_training needs matching dtypes */
+  float w3[3] = {1, 1, 1};
+  CHECK(KT_CALL("aten::_native_batch_norm_legit_no_training.out", KT_T(PTERA_DTYPE_FLOAT, bn_x, 2, 2, 2),
+                KT_T(PTERA_DTYPE_FLOAT, w3, 3), kt_none(), KT_T(PTERA_DTYPE_FLOAT, rm, 2),
+                KT_T(PTERA_DTYPE_FLOAT, rv, 2), kt_dbl(0.1), kt_dbl(1e-5), out, mo, ro, ret) ==
+        PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("_native_batch_norm_legit_no_training.out") && kt_msg_has("'weight'"));
+  int32_t xi[8] = {0};
+  CHECK(KT_CALL("aten::_native_batch_norm_legit.out", KT_T(PTERA_DTYPE_INT, xi, 2, 2, 2), kt_none(), kt_none(),
+                KT_T(PTERA_DTYPE_FLOAT, rm, 2), KT_T(PTERA_DTYPE_FLOAT, rv, 2), kt_bool(false), kt_dbl(0.1),
+                kt_dbl(1e-5), out, mo, ro, ret) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("'input'"));
+  CHECK(KT_CALL("aten::_native_batch_norm_legit.no_stats_out", KT_T(PTERA_DTYPE_FLOAT, bn_x, 8), kt_none(),
+                kt_none(), kt_bool(true), kt_dbl(0.1), kt_dbl(1e-5), out, mo, ro, ret) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("no_stats_out"));
+}
+
 int main(void) {
   test_bitwise_binary();
   test_bitwise_not();
   test_shifts();
   test_any();
+  test_batch_norm();
   return check_summary("kernels_opsa");
 }
