@@ -280,11 +280,61 @@ static void test_batch_norm(void) {
   CHECK(kt_msg_has("no_stats_out"));
 }
 
+static void test_layer_group_norm(void) {
+  float o[16], m[4], r[4];
+  ptera_value *ret = kt_none();
+  /* layer norm over [2, 2] of bn_x, no affine (torch 1.13) */
+  ptera_value *out = KT_DYN(PTERA_DTYPE_FLOAT, o, 2, 2, 2), *mo = KT_DYN(PTERA_DTYPE_FLOAT, m, 2, 1, 1),
+              *ro = KT_DYN(PTERA_DTYPE_FLOAT, r, 2, 1, 1);
+  CHECK(KT_CALL("aten::native_layer_norm.out", KT_T(PTERA_DTYPE_FLOAT, bn_x, 2, 2, 2), KT_IL(2, 2), kt_none(),
+                kt_none(), kt_dbl(1e-5), out, mo, ro, ret) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-1.34163547f, -0.44721186f, 0.44721180f, 1.34163547f, 1.52127624f, -1.18321490f,
+                             -0.50709212f, 0.16903067f}, 8, 1e-5));
+  CHECK(mo->u.tensor->dim == 3 && mo->u.tensor->sizes[0] == 2 && mo->u.tensor->sizes[2] == 1);
+  CHECK(kt_farr(m, (float[]){2.5f, 1.625f}, 2, 1e-6) && kt_farr(r, (float[]){0.89442366f, 0.45074850f}, 2, 1e-5));
+  /* over the last dim with weight and bias (torch 1.13) */
+  mo = KT_DYN(PTERA_DTYPE_FLOAT, m, 2, 2, 1);
+  ro = KT_DYN(PTERA_DTYPE_FLOAT, r, 2, 2, 1);
+  CHECK(KT_CALL("aten::native_layer_norm.out", KT_T(PTERA_DTYPE_FLOAT, bn_x, 2, 2, 2), KT_IL(2),
+                KT_T(PTERA_DTYPE_FLOAT, bn_w, 2), KT_T(PTERA_DTYPE_FLOAT, bn_b, 2), kt_dbl(1e-5), out, mo, ro,
+                ret) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){-1.89995992f, -0.50001001f, -1.89995992f, -0.50001001f, 2.09999871f, -1.49999976f,
+                             -1.89998221f, -0.50000447f}, 8, 1e-5));
+  CHECK(kt_farr(m, (float[]){1.5f, 3.5f, 2.0f, 1.25f}, 4, 1e-6));
+  CHECK(kt_farr(r, (float[]){1.99995995f, 1.99995995f, 0.33333313f, 1.33332145f}, 4, 1e-5));
+  /* errors: normalized_shape not matching the trailing dims */
+  CHECK(KT_CALL("aten::native_layer_norm.out", KT_T(PTERA_DTYPE_FLOAT, bn_x, 2, 2, 2), KT_IL(3), kt_none(),
+                kt_none(), kt_dbl(1e-5), out, mo, ro, ret) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::native_layer_norm.out") && kt_msg_has("'normalized_shape'"));
+
+  /* group norm: x [2, 4, 2] = 0, -1, 2, -3, ... 14, -15; 2 groups (torch 1.13) */
+  float x[16], w4[4] = {1, 2, 3, 4}, b4[4] = {0, 1, 0, -1};
+  for (int i = 0; i < 16; i++) x[i] = (float)(i % 2 ? -i : i);
+  ptera_value *go = KT_DYN(PTERA_DTYPE_FLOAT, o, 2, 4, 2), *gm = KT_DYN(PTERA_DTYPE_FLOAT, m, 2, 2),
+              *gr = KT_DYN(PTERA_DTYPE_FLOAT, r, 2, 2);
+  CHECK(KT_CALL("aten::native_group_norm.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 4, 2), KT_T(PTERA_DTYPE_FLOAT, w4, 4),
+                KT_T(PTERA_DTYPE_FLOAT, b4, 4), kt_int(2), kt_int(4), kt_int(2), kt_int(2), kt_dbl(1e-5), go, gm,
+                gr, ret) == PTERA_OK);
+  CHECK(kt_farr(o, (float[]){0.27734968f, -0.27734968f, 3.77349687f, -1.77349675f, 2.41495323f, -2.41495323f,
+                             3.65102077f, -5.65102100f, 0.88982064f, -0.88982064f, 3.19838047f, -1.19838023f,
+                             2.77018809f, -2.77018809f, 3.28455734f, -5.28455734f}, 16, 1e-5));
+  CHECK(kt_farr(m, (float[]){-0.5f, -0.5f, -0.5f, -0.5f}, 4, 1e-6));
+  CHECK(kt_farr(r, (float[]){0.55469936f, 0.17888542f, 0.10468478f, 0.07387168f}, 4, 1e-5));
+  /* errors: group not dividing C, HxW mismatch */
+  CHECK(KT_CALL("aten::native_group_norm.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 4, 2), kt_none(), kt_none(),
+                kt_int(2), kt_int(4), kt_int(2), kt_int(3), kt_dbl(1e-5), go, gm, gr, ret) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("aten::native_group_norm.out") && kt_msg_has("'group'"));
+  CHECK(KT_CALL("aten::native_group_norm.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 4, 2), kt_none(), kt_none(),
+                kt_int(2), kt_int(4), kt_int(3), kt_int(2), kt_dbl(1e-5), go, gm, gr, ret) == PTERA_INVALID_ARGUMENT);
+  CHECK(kt_msg_has("'HxW'"));
+}
+
 int main(void) {
   test_bitwise_binary();
   test_bitwise_not();
   test_shifts();
   test_any();
   test_batch_norm();
+  test_layer_group_norm();
   return check_summary("kernels_opsa");
 }
