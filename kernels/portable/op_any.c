@@ -31,6 +31,10 @@ static ptera_status reduce_any(ptera_kernel_ctx *ctx, const char *op, const pter
   const char *ib = (const char *)in->data;
   PK_ITER_FOR(outer) {
     bool any = false;
+    if (!ib) { /* empty self: nothing to reduce */
+      pk_store_i64(PK_PTR(out->data, outer, 0), od, 0);
+      continue;
+    }
     const char *base = ib + outer.off[1];
     pk_iter_reset(&inner);
     PK_ITER_FOR(inner) {
