@@ -181,13 +181,20 @@ def emb_ref(nbit):
     return f
 
 
+def no_zero_points(weight_zero_points):
+    if weight_zero_points is not None:  # ExecuTorch: zero points are not supported (an error)
+        raise ValueError('weight_zero_points unsupported')
+
+
 def ref_mixed_mm(input, weight, weight_scales, weight_zero_points):
+    no_zero_points(weight_zero_points)
     x = input.double().numpy()
     w = weight.numpy().astype(np.float64) * weight_scales.double().numpy()[:, None]
     return t(x @ w, input.dtype)
 
 
 def ref_mixed_linear(input, weight, weight_scales, weight_zero_points, dtype=None):
+    no_zero_points(weight_zero_points)
     x = input.double().numpy()
     P, N = weight.shape
     sc = weight_scales.double().numpy().reshape(P, -1)
@@ -252,10 +259,11 @@ def fx(shape, dt=F32, mag=5.0, scale=None):
     n = int(np.prod(shape)) if shape else 1
     a = rng.standard_normal(n) * mag
     edges = [0.0, -0.0, 1e6, -1e6, 1e-30]
-    if scale is not None:
-        edges += [(k + 0.5) * scale for k in (-3, -2, -1, 0, 1, 2)]
-    for i in range(min(n // 3, len(edges))):
-        a[int(rng.integers(n))] = edges[i]
+    if scale is not None:  # ties first: round half to even decides them
+        edges = [(k + 0.5) * scale for k in (-3, 2, -1, 0, 1, -2)] + edges
+    idx = rng.permutation(n)[:min((2 * n) // 3, len(edges))]
+    for i, j in enumerate(idx):
+        a[int(j)] = edges[i]
     return torch.from_numpy(a).to(dt).reshape(shape)
 
 
@@ -428,6 +436,25 @@ def gen_quant_mixed():
                          [xdt], rtol=1e-4 if xdt == F32 else -1, atol=1e-4 if xdt == F32 else 1e-2)
 
 
+def gen_quant_errors():
+    """Inputs ExecuTorch rejects; each reference raises too."""
+    emit = G.emit
+    x = torch.from_numpy(rng.standard_normal((2, 4))).float()
+    w = torch.from_numpy(rng.integers(-128, 128, (4, 3), dtype=np.int64)).to(I8)
+    zp = torch.zeros(4)
+    emit(QD + 'mixed_mm.out', {'input': x, 'weight': w, 'weight_scales': torch.ones(4), 'weight_zero_points': zp},
+         [F32], expect_err=True)
+    emit(QD + 'mixed_linear.out', {'input': x, 'weight': w.t().contiguous(), 'weight_scales': torch.ones(3),
+                                   'weight_zero_points': torch.zeros(3), 'dtype': None}, [F32], expect_err=True)
+    wb = torch.from_numpy(rng.integers(0, 256, (4, 8), dtype=np.int64)).to(U8)
+    for name, wt in [('embedding_byte', wb), ('embedding_4bit', wb[:, :4].contiguous()),
+                     ('embedding_2bit', wb[:, :2].contiguous())]:
+        for ix in [torch.tensor([0, 4]), torch.tensor([-5, 1])]:  # out of range (V = 4)
+            emit(QD + name + '.out', {'weight': wt, 'weight_scales': torch.ones(4), 'weight_zero_points': None,
+                                      'weight_quant_min': 0, 'weight_quant_max': 255 if name == 'embedding_byte'
+                                      else 3, 'indices': ix}, [F32], expect_err=True)
+
+
 def generators(gen_module):
     """Registers the quantized_decomposed schemas / references with gen.py and returns
     the generator functions (filtered by PTERA_CONF_ONLY like gen.py's own)."""
@@ -437,4 +464,4 @@ def generators(gen_module):
         G.EXTRA[QD + k] = (QD + k + sig, f)
         G.SCHEMAS.setdefault(QD + k, torch._C.parse_schema(QD + k + sig))
     return [gen_quant_per_tensor, gen_quant_per_channel, gen_quant_per_token, gen_quant_choose_qparams,
-            gen_quant_add, gen_quant_embedding, gen_quant_mixed]
+            gen_quant_add, gen_quant_embedding, gen_quant_mixed, gen_quant_errors]
