@@ -28,6 +28,8 @@ import sys
 import numpy as np
 import torch
 
+import gen_misc
+
 SEED = 20240601
 rng = np.random.default_rng(SEED)
 torch.manual_seed(SEED)
@@ -938,6 +940,7 @@ def gen_all(out_dir):
     W = Writer(out_dir)
     gens = [gen_unary, gen_binary, gen_scalar_binary, gen_reductions, gen_softmax, gen_matmul, gen_conv_pool,
             gen_shape, gen_index, gen_pad_misc, gen_more, gen_prim]
+    gens += gen_misc.groups(sys.modules[__name__])
     only = os.environ.get('PTERA_CONF_ONLY')
     for g in gens:
         if only and only not in g.__name__:
