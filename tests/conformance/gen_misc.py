@@ -295,7 +295,11 @@ def gen_misc_sampling():
 
 
 def nudge_nearest(g, shp, align):
-    """Moves grid points off exact .5 source coordinates, where nearest rounding is a tie."""
+    """Moves grid points off exact .5 source coordinates.
+
+    SKIP: nearest-mode ties. ptera rounds as ExecuTorch does (nearbyint of a coordinate
+    unnormalized in float); at a tie, a last-bit difference in that float arithmetic
+    decides the pixel, so tie inputs are not a stable comparison with torch."""
     H, W = shp[2], shp[3]
     out = g.clone()
     for k, size in [(0, W), (1, H)]:
@@ -358,6 +362,19 @@ def gen_misc_prim():
             x = G.mk(shp, dt)
             case('executorch_prim::et_view.default', [T(x), V(size, 'List[int]'), O(x.reshape(size))], ret='R X')
 
+    # rejected inputs (EXECUTION.md 7.4): a size whose numel differs, a second -1, an empty
+    # tensor's scalar, a dim out of range, an index row past the copy_to bound
+    x = G.mk((2, 3), F32)
+    case('executorch_prim::et_view.default', [T(x), V([4, 2], 'List[int]'), O(torch.zeros(4, 2))],
+         ret='R X', mode='err')
+    case('executorch_prim::et_view.default', [T(x), V([-1, -1], 'List[int]'), O(torch.zeros(2, 3))],
+         ret='R X', mode='err')
+    G.emit_prim('aten::_local_scalar_dense', [torch.zeros(0)], None, expect_err=True)
+    G.emit_prim('aten::sym_size.int', [x, 2], None, expect_err=True)
+    G.emit_prim('aten::sym_size.int', [x, -3], None, expect_err=True)
+    to = G.mk((2, 3), F32)
+    case('executorch_prim::et_copy_index.tensor', [M(to, to), T(G.mk((4,), F32)), V(0)], ret='R X', mode='err')
+
 
 # ---------------------------------------------------------------- random / uninitialised
 def gen_misc_random():
@@ -382,6 +399,11 @@ def gen_misc_random():
                     case('aten::native_dropout.out',
                          [T(x), V(p), V(train), O(torch.zeros(shp, dtype=dt)), O(torch.zeros(shp, dtype=BOOL))],
                          mode='prop')
+    # p outside [0, 1] is rejected (torch 1.13 raises too)
+    x = G.mk((3, 4), F32)
+    for p in [-0.1, 1.5]:
+        case('aten::native_dropout.out', [T(x), V(p), V(True), O(torch.zeros(3, 4)),
+                                          O(torch.zeros(3, 4, dtype=BOOL))], ret='R N', mode='err')
 
 
 def groups(gen_module):
