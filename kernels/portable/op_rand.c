@@ -14,6 +14,16 @@ ptera_status pk_rand_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs
   pk_rng r;
   pk_rng_init(&r);
   size_t es = ptera_dtype_size(out->dtype);
-  for (size_t i = 0; i < out->numel; i++) pk_store_f64((char *)out->data + i * es, out->dtype, pk_rng_uniform(&r));
+  /* Samples are truncated to the dtype's significand (as PyTorch draws them): rounding a
+   * double in [0, 1) to nearest could give 1.0 in Half, BFloat16 or Float. */
+  double steps = out->dtype == PTERA_DTYPE_HALF       ? 2048.0
+                 : out->dtype == PTERA_DTYPE_BFLOAT16 ? 256.0
+                 : out->dtype == PTERA_DTYPE_FLOAT    ? 16777216.0
+                                                      : 0.0;
+  for (size_t i = 0; i < out->numel; i++) {
+    double u = pk_rng_uniform(&r);
+    if (steps > 0.0) u = floor(u * steps) / steps;
+    pk_store_f64((char *)out->data + i * es, out->dtype, u);
+  }
   return PTERA_OK;
 }

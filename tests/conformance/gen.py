@@ -28,6 +28,7 @@ import sys
 import numpy as np
 import torch
 
+import gen_misc  # batch norm, copies, dim order, backward, prim, random (gen_misc.py)
 import gen_quant  # quantized_decomposed:: cases (gen_quant.py)
 
 SEED = 20240601
@@ -941,6 +942,7 @@ def gen_all(out_dir):
     gens = [gen_unary, gen_binary, gen_scalar_binary, gen_reductions, gen_softmax, gen_matmul, gen_conv_pool,
             gen_shape, gen_index, gen_pad_misc, gen_more, gen_prim]
     gens += gen_quant.generators(sys.modules[__name__])
+    gens += gen_misc.groups(sys.modules[__name__])
     only = os.environ.get('PTERA_CONF_ONLY')
     for g in gens:
         if only and only not in g.__name__:

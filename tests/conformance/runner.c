@@ -15,6 +15,13 @@
  *                                                 the next n lines are "T ...", "O ..." or "N"
  *   R O | R N | R I v | R D v | R B v             return slot: the out(s), None, or a scalar to check
  *   E                                             end of the case
+ * Extensions (gen_misc.py; the functions under "Extensions" below):
+ *   a tensor line may end in "DO d0 d1 ..."        its dim order (data.bin holds it in that memory order)
+ *   A M want_offset dtype ndim sizes... offset     in/out tensor (mutated in place): input data at
+ *                                                 offset, expected data afterwards at want_offset
+ *   R X                                           no return slot (the op takes exactly its args)
+ *   C op id prop 0 rtol atol                      property case: the outs are checked by
+ *                                                 check_props (shape/dtype, ranges), not by value
  */
 #include <inttypes.h>
 #include <math.h>
@@ -71,7 +78,9 @@ static void *case_alloc(size_t n) {
   g_allocs[g_nallocs++] = p;
   return p;
 }
+static void muts_clear(void);
 static void case_free(void) {
+  muts_clear();
   for (size_t i = 0; i < g_nallocs; i++) free(g_allocs[i]);
   g_nallocs = 0;
 }
@@ -88,7 +97,7 @@ typedef struct out_ref {
 typedef struct case_state {
   char op[96];
   char id[96];
-  int expect_err, known;
+  int expect_err, known, prop;
   double rtol, atol;
   ptera_value *args[MAX_ARGS];
   size_t nargs;
@@ -126,6 +135,11 @@ static double tok_d(char **p) {
   return t ? strtod(t, NULL) : 0.0;
 }
 
+static void parse_dim_order(ptera_tensor *t, char **p);
+static ptera_value *parse_mut_tensor(case_state *cs, char **p);
+static int check_muts(const case_state *cs);
+static int check_props(const case_state *cs);
+
 /* Parses "dtype ndim sizes... offset" into a tensor; is_out allocates fresh
  * (garbage-filled) storage and records the expected data. */
 static ptera_value *parse_tensor(case_state *cs, char **p, int is_out) {
@@ -146,6 +160,7 @@ static ptera_value *parse_tensor(case_state *cs, char **p, int is_out) {
   }
   t->numel = n;
   size_t off = (size_t)tok_i(p);
+  parse_dim_order(t, p);
   size_t nbytes = n * ptera_dtype_size(dtype);
   if (off + nbytes > g_data_size) {
     cs->bad = 1;
@@ -200,6 +215,8 @@ static void parse_arg(case_state *cs, char *p, FILE *f) {
     v = parse_tensor(cs, &p, 0);
   } else if (strcmp(k, "O") == 0) {
     v = parse_tensor(cs, &p, 1);
+  } else if (strcmp(k, "M") == 0) {
+    v = parse_mut_tensor(cs, &p);
   } else if (strcmp(k, "I") == 0) {
     v = new_value(PTERA_TAG_INT);
     v->u.i = tok_i(&p);
@@ -404,7 +421,7 @@ static int run_case(case_state *cs) {
   ptera_kernel_ctx ctx;
   pt_err_clear(&g_err);
   pr_kernel_ctx_init(&ctx, cs->op, &g_err, g_temp, sizeof g_temp);
-  ptera_status st = fn(&ctx, cs->args, cs->nargs + 1);
+  ptera_status st = fn(&ctx, cs->args, cs->nargs + (cs->ret_kind != 'X')); /* R X: no return slot */
   if (cs->expect_err) {
     if (st == PTERA_OK) {
       LOG("MISMATCH %s %s: expected an error status, got OK\n", cs->op, cs->id);
@@ -416,8 +433,10 @@ static int run_case(case_state *cs) {
     LOG("MISMATCH %s %s: status %d (%s)\n", cs->op, cs->id, (int)st, g_err.msg);
     return 0;
   }
+  if (cs->prop) return check_props(cs);
   for (size_t i = 0; i < cs->nouts; i++)
     if (!check_out(cs, i, &cs->outs[i])) return 0;
+  if (!check_muts(cs)) return 0;
   switch (cs->ret_kind) {
     case 'I':
       if (ret->tag != PTERA_TAG_INT || ret->u.i != cs->ret_i) {
@@ -442,6 +461,119 @@ static int run_case(case_state *cs) {
       break;
     default: break;
   }
+  return 1;
+}
+
+/* ---------------------------------------------------------------- Extensions
+ * (gen_misc.py): dim orders on tensor lines, in/out (mutated) tensors, and
+ * property checks for ops whose outputs are random or uninitialised. */
+
+/* An optional "DO d0 d1 ..." after a tensor line's offset. */
+static void parse_dim_order(ptera_tensor *t, char **p) {
+  char *save = *p;
+  char *k = next_tok(p);
+  if (!k || strcmp(k, "DO") != 0) {
+    *p = save;
+    return;
+  }
+  for (int i = 0; i < t->dim; i++) t->dim_order[i] = (uint8_t)tok_i(p);
+}
+
+static out_ref g_muts[MAX_OUTS];
+static size_t g_nmuts;
+static void muts_clear(void) { g_nmuts = 0; }
+
+/* "want_offset dtype ndim sizes... offset": an input tensor whose data the op
+ * updates in place; compared with want_offset's data after the call. */
+static ptera_value *parse_mut_tensor(case_state *cs, char **p) {
+  size_t want = (size_t)tok_i(p);
+  ptera_value *v = parse_tensor(cs, p, 0);
+  if (v->tag != PTERA_TAG_TENSOR) return v;
+  ptera_tensor *t = v->u.tensor;
+  if (want + t->capacity > g_data_size || g_nmuts == MAX_OUTS) {
+    cs->bad = 1;
+    return v;
+  }
+  t->dynamism = PTERA_SHAPE_DYNAMIC_BOUND;
+  out_ref *o = &g_muts[g_nmuts++];
+  o->t = t;
+  o->want = g_data + want;
+  o->want_shape = *t;
+  return v;
+}
+
+static int check_muts(const case_state *cs) {
+  for (size_t i = 0; i < g_nmuts; i++)
+    if (!check_out(cs, MAX_OUTS + i, &g_muts[i])) return 0;
+  return 1;
+}
+
+/* Shape, dtype and dim order of out k against the case's. */
+static int check_shape(const case_state *cs, size_t k) {
+  const ptera_tensor *t = cs->outs[k].t, *w = &cs->outs[k].want_shape;
+  int ok = t->dtype == w->dtype && t->dim == w->dim;
+  for (int i = 0; ok && i < t->dim; i++) ok = t->sizes[i] == w->sizes[i] && t->dim_order[i] == w->dim_order[i];
+  if (!ok) LOG("MISMATCH %s %s out%zu: shape/dtype/dim order differ from the expected\n", cs->op, cs->id, k);
+  return ok;
+}
+
+static int check_props(const case_state *cs) {
+  for (size_t k = 0; k < cs->nouts; k++)
+    if (!check_shape(cs, k)) return 0;
+  const ptera_tensor *o = cs->nouts ? cs->outs[0].t : NULL;
+  if (strcmp(cs->op, "aten::rand.out") == 0) {
+    for (size_t i = 0; i < o->numel; i++) {
+      double x = elem_f(o->dtype, o->data, i);
+      if (!(x >= 0.0 && x < 1.0)) {
+        LOG("MISMATCH %s %s [%zu]: %.17g outside [0, 1)\n", cs->op, cs->id, i, x);
+        return 0;
+      }
+    }
+  } else if (strcmp(cs->op, "aten::randn.out") == 0) {
+    double s = 0, s2 = 0;
+    for (size_t i = 0; i < o->numel; i++) {
+      double x = elem_f(o->dtype, o->data, i);
+      if (!isfinite(x)) {
+        LOG("MISMATCH %s %s [%zu]: %g is not finite\n", cs->op, cs->id, i, x);
+        return 0;
+      }
+      s += x;
+      s2 += x * x;
+    }
+    if (o->numel >= 10000) {
+      double m = s / (double)o->numel, sd = sqrt(s2 / (double)o->numel - m * m);
+      if (fabs(m) > 0.05 || fabs(sd - 1.0) > 0.05) {
+        LOG("MISMATCH %s %s: mean %g std %g, expected about 0 and 1\n", cs->op, cs->id, m, sd);
+        return 0;
+      }
+    }
+  } else if (strcmp(cs->op, "aten::native_dropout.out") == 0) {
+    /* args: input, p, train; outs: out0, mask */
+    const ptera_tensor *in = cs->args[0]->u.tensor, *mask = cs->outs[1].t;
+    double p = cs->args[1]->u.d;
+    int train = !(cs->args[2]->tag == PTERA_TAG_BOOL && !cs->args[2]->u.b);
+    double rtol, atol;
+    default_tol(o->dtype, &rtol, &atol);
+    size_t kept = 0;
+    for (size_t i = 0; i < o->numel; i++) {
+      int m = ((const uint8_t *)mask->data)[i] != 0;
+      double x = elem_f(in->dtype, in->data, i), y = elem_f(o->dtype, o->data, i);
+      double want = !train ? x : m ? x / (1.0 - p) : 0.0;
+      int bad = !fp_close(y, want, rtol, atol) || (!train && !m) || (train && p == 0.0 && !m) ||
+                (train && p == 1.0 && m);
+      if (bad) {
+        LOG("MISMATCH %s %s [%zu]: x %.17g out %.17g mask %d (p %g train %d)\n", cs->op, cs->id, i, x, y, m,
+            p, train);
+        return 0;
+      }
+      kept += (size_t)m;
+    }
+    if (train && o->numel >= 2000 && fabs((double)kept / (double)o->numel - (1.0 - p)) > 0.05) {
+      LOG("MISMATCH %s %s: kept %zu of %zu with p %g\n", cs->op, cs->id, kept, o->numel, p);
+      return 0;
+    }
+  }
+  /* aten::empty.out, dim_order_ops::_empty_dim_order.out: shape and dtype only */
   return 1;
 }
 
@@ -547,6 +679,7 @@ int main(int argc, char **argv) {
       snprintf(cs.id, sizeof cs.id, "%s", next_tok(&p));
       char *e = next_tok(&p);
       cs.expect_err = e && strcmp(e, "err") == 0;
+      cs.prop = e && strcmp(e, "prop") == 0;
       cs.known = (int)tok_i(&p);
       cs.rtol = tok_d(&p);
       cs.atol = tok_d(&p);
