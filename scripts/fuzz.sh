@@ -6,6 +6,9 @@
 # tests/fuzz/regressions/<harness>/, where the fuzz_replay_<harness> ctest
 # replays them in every build.
 #
+# Exit status: 0 when no harness crashed, leaked, timed out or ran out of
+# memory; 1 when one did (its input is saved as above) or a run failed.
+#
 # usage: scripts/fuzz.sh [SECONDS] [HARNESS...]
 #   env: PTERA_CORPUS_DIR (default ../shared/corpus), FUZZ_JOBS (build jobs)
 set -uo pipefail
@@ -63,12 +66,15 @@ for h in "${harnesses[@]}"; do seed "$h" "$root"/tests/fuzz/regressions/"$h"/*; 
 
 # ---- run -----------------------------------------------------------------
 total=0
+status=0
 declare -A execs found
 for h in "${harnesses[@]}"; do
   bin=$build/fuzz_$h
   art=$build/artifacts/$h/
+  rm -rf "$art" # only this run's findings count below
   mkdir -p "$art" "$root/tests/fuzz/regressions/$h"
   execs[$h]=0
+  bad=0
   found[$h]=0
   end=$((SECONDS + secs))
   tries=0
@@ -84,12 +90,14 @@ for h in "${harnesses[@]}"; do
     [ -z "$n" ] && n=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
     execs[$h]=$((${execs[$h]} + ${n:-0}))
     [ $rc -eq 0 ] && break
+    bad=$((bad + 1))
     echo "fuzz_$h: stopped with status $rc (log: $log)"
     grep -m3 -E 'ERROR: |invariant broken|runtime error' "$log" | sed 's/^/    /'
   done
   for f in "$art"crash-* "$art"leak-* "$art"timeout-* "$art"oom-* "$art"slow-unit-*; do
     [ -f "$f" ] || continue
     case $(basename "$f") in slow-unit-*) continue ;; esac
+    echo "fuzz_$h: FOUND $(basename "$f")"
     dst=$root/tests/fuzz/regressions/$h/$(basename "$f")
     if [ ! -f "$dst" ]; then
       cp "$f" "$dst"
@@ -99,5 +107,11 @@ for h in "${harnesses[@]}"; do
   done
   printf 'fuzz_%-13s %10d execs in %ss, %d new regression input(s)\n' "$h" "${execs[$h]}" "$secs" "${found[$h]}"
   total=$((total + ${execs[$h]}))
+  if [ $bad -gt 0 ]; then
+    echo "fuzz_$h: FAILED ($bad run(s) stopped on a finding or an error)"
+    status=1
+  fi
 done
 echo "total: $total execs over ${#harnesses[@]} harness(es)"
+[ $status -eq 0 ] || echo "fuzz: FAILED (see above; inputs are in tests/fuzz/regressions/)"
+exit $status
