@@ -8,3 +8,9 @@ add_test(NAME corpus
          COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/corpus/run_corpus.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
 set_tests_properties(corpus PROPERTIES TIMEOUT 900)
+# The two longest tests start first so that `ctest -j` runs them side by
+# side (matters most under valgrind, where each takes minutes).
+set_tests_properties(corpus PROPERTIES COST 1000)
+if(TEST test_corrupt_corpus)
+  set_tests_properties(test_corrupt_corpus PROPERTIES COST 900)
+endif()

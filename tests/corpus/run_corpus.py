@@ -5,9 +5,18 @@ runtime computed (expected/), or fail with the error the file warrants.
 
 Prints a table of file x method x case x result and exits non-zero on any
 mismatch. Usage: run_corpus.py PTERA_BINARY CORPUS_DIR
+
+Environment:
+  PTERA_RUN_PREFIX  a command line put before every ptera run, e.g.
+                    "valgrind --error-exitcode=99 --leak-check=full"; exit
+                    status PTERA_RUN_PREFIX_ERROR (default 99) from it fails
+                    the case whatever the case expected.
+  PTERA_CORPUS_SKIP comma-separated substrings of case dirs not to run (each
+                    skip is printed with the reason PTERA_CORPUS_SKIP_WHY).
 """
 import json
 import os
+import shlex
 import struct
 import subprocess
 import sys
@@ -28,8 +37,20 @@ RTOL, ATOL = 1e-5, 1e-5
 UNAVAILABLE_BACKENDS = {"XnnpackBackend", "QnnBackend", "EthosUBackend", "OpenvinoBackend"}
 
 
+PREFIX = shlex.split(os.environ.get("PTERA_RUN_PREFIX", ""))
+PREFIX_ERROR = int(os.environ.get("PTERA_RUN_PREFIX_ERROR", "99"))
+SKIP = [s for s in os.environ.get("PTERA_CORPUS_SKIP", "").split(",") if s]
+SKIP_WHY = os.environ.get("PTERA_CORPUS_SKIP_WHY", "skipped by PTERA_CORPUS_SKIP")
+
+
+class PrefixError(Exception):
+    pass
+
+
 def run(args):
-    p = subprocess.run([PTERA] + args, capture_output=True, text=True, timeout=600)
+    p = subprocess.run(PREFIX + [PTERA] + args, capture_output=True, text=True, timeout=1800 if PREFIX else 600)
+    if PREFIX and p.returncode == PREFIX_ERROR:
+        raise PrefixError("%s reported errors (exit %d): %s" % (PREFIX[0], p.returncode, p.stderr.strip()[-2000:]))
     return p.returncode, p.stdout, p.stderr
 
 
@@ -138,11 +159,18 @@ def main():
     index = json.load(open(os.path.join(EXPECTED, "index.json")))
     rows, failed = [], 0
     seen_files = set()
+    skipped = 0
     for c in index["cases"]:
         seen_files.add(c["file"])
+        if any(s in c["dir"] for s in SKIP):
+            rows.append((c["file"][:60], c["method"][:34], c["case"], "SKIP " + SKIP_WHY))
+            skipped += 1
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             try:
                 result = check_case(c, tmp)
+            except PrefixError as e:
+                result = str(e)
             except Exception as e:  # a crash of the runner is a failure too
                 result = "runner error: %r" % (e,)
         ok = result.startswith("ok")
@@ -155,7 +183,9 @@ def main():
     w = [max(len(r[i]) for r in rows) for i in range(3)]
     for r in rows:
         print("%-*s  %-*s  %-*s  %s" % (w[0], r[0], w[1], r[1], w[2], r[2], r[3]))
-    print("corpus: %d passed, %d failed" % (len(rows) - failed, failed))
+    if PREFIX:
+        print("corpus: every ptera run under: %s" % " ".join(PREFIX))
+    print("corpus: %d passed, %d failed, %d skipped" % (len(rows) - failed - skipped, failed, skipped))
     return 1 if failed else 0
 
 
