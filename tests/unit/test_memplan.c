@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../compiler/memplan.h"
+#include "memplan.h"
 
 #define B(sz, f, l) {(sz), (f), (l), -1, false}
 #define V(sz, f, l, base) {(sz), (f), (l), (base), false}
