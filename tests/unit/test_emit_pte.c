@@ -470,6 +470,49 @@ static void test_value_kinds(void) {
   CHECK(pc_emit_pte(&p, NULL, &file, &size, &err) == PTERA_INVALID_ARGUMENT && !file);
 }
 
+/* Two methods share one constant (deduplicated across methods); a planned
+ * offset above 4 GiB is split into memory_offset_low/high. */
+static void test_two_methods(void) {
+  make_add_program();
+  pc_value vals[4];
+  memcpy(vals, add_values, sizeof vals);
+  vals[1].u.tensor.data = C1_COPY;
+  vals[3].u.tensor.memory_offset = (5ull << 32) + 64;
+  const int64_t big[1] = {(int64_t)(6ull << 32)};
+  pc_method ms[2];
+  ms[0] = add_method;
+  ms[1] = add_method;
+  ms[1].name = "other";
+  ms[1].values = vals;
+  ms[1].buffer_sizes = big;
+  pc_program p = {ms, 2};
+  uint8_t *file = NULL;
+  size_t size = 0;
+  pt_err err;
+  CHECK(pc_emit_pte(&p, NULL, &file, &size, &err) == PTERA_OK);
+  if (!file) return;
+  pt_arena arena;
+  pt_arena_init(&arena, NULL);
+  pf_pte pte;
+  CHECK(pf_pte_parse(file, size, &arena, &pte, &err) == PTERA_OK);
+  if (pte.nplans == 2) {
+    CHECK(!strcmp(pte.plans[1].name.ptr, "other"));
+    CHECK(pte.constant_segment.noffsets == 2 && pte.segment_data_size == 12);
+    CHECK(pte.plans[1].values[1].u.tensor->data_buffer_idx == 1);
+    CHECK(pte.plans[1].values[3].u.tensor->memory_offset == (5ull << 32) + 64);
+    CHECK(pte.plans[1].buffer_sizes[1] == (int64_t)(6ull << 32));
+  }
+  pt_arena_release(&arena);
+  const float x[3] = {0.0f, 1.0f, 2.0f};
+  const float want[3] = {10.0f, 21.0f, 32.0f};
+  run_f3(file, size, x, want); /* runs "forward" */
+  pt_free(NULL, file);
+
+  /* Duplicate method names are refused. */
+  ms[1].name = "forward";
+  CHECK(pc_emit_pte(&p, NULL, &file, &size, &err) == PTERA_INVALID_ARGUMENT && !file);
+}
+
 /* Failing the N-th allocation, for every N, fails cleanly without leaks. */
 static void test_alloc_failures(void) {
   make_add_program();
@@ -504,6 +547,7 @@ int main(int argc, char **argv) {
   test_dedup();
   test_no_constants();
   test_value_kinds();
+  test_two_methods();
   test_alloc_failures();
   return check_summary("emit_pte");
 }
