@@ -1,0 +1,440 @@
+/* .pte emitter (see emit_pte.h). Two passes: validate the description and
+ * lay out the constant segment, then build the flatbuffer back to front with
+ * fbb and splice header + segment around it. */
+#include "emit_pte.h"
+
+#include "fbb.h"
+
+/* Field ids (PTE.md §5). */
+enum { PROGRAM_VERSION = 0, PROGRAM_PLANS = 1, PROGRAM_SEGMENTS = 4, PROGRAM_CONST_SEG = 5 };
+enum {
+  PLAN_NAME = 0, PLAN_VALUES = 2, PLAN_INPUTS = 3, PLAN_OUTPUTS = 4, PLAN_CHAINS = 5,
+  PLAN_OPERATORS = 6, PLAN_DELEGATES = 7, PLAN_BUFFER_SIZES = 8
+};
+enum {
+  TENSOR_SCALAR_TYPE = 0, TENSOR_SIZES = 2, TENSOR_DIM_ORDER = 3, TENSOR_DATA_IDX = 5,
+  TENSOR_ALLOCATION = 6, TENSOR_DYNAMISM = 8
+};
+enum { INSTR_KERNEL_CALL = 1 };
+
+#define HEADER_LENGTH 32u
+
+typedef struct pc_const {
+  const uint8_t *data;
+  size_t nbytes;
+  uint64_t offset; /* within the constant segment */
+} pc_const;
+
+typedef struct emitter {
+  const pc_program *p;
+  const ptera_allocator *allocator;
+  pt_err *err;
+  uint32_t calign, salign;
+  pc_const *consts; /* unique constants; index k is data_buffer_idx k + 1 */
+  size_t nconsts;
+  uint64_t const_size; /* constant segment bytes */
+  ptera_status status; /* MemoryAllocationFailed once scratch() failed */
+  void *tmp;           /* scratch for converted vectors */
+  size_t tmp_cap;
+  pc_fbb fbb;
+} emitter;
+
+static bool pow2(uint32_t a) { return a != 0 && (a & (a - 1)) == 0; }
+
+static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+/* ---- validation ---- */
+
+static ptera_status bad_value(emitter *e, const pc_method *m, uint32_t i, const char *why) {
+  return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' value %u: %s", m->name, i, why);
+}
+
+static ptera_status check_tensor(emitter *e, const pc_method *m, uint32_t i, const pc_tensor *t) {
+  size_t es = ptera_dtype_size(t->scalar_type);
+  if (es == 0) return bad_value(e, m, i, "bad scalar type");
+  if (t->dim > PTERA_MAX_DIM) return bad_value(e, m, i, "too many dims");
+  if (t->dynamism > PTERA_SHAPE_DYNAMIC_BOUND) return bad_value(e, m, i, "bad shape dynamism");
+  uint64_t numel, nbytes;
+  if (!pt_numel(t->sizes, t->dim, &numel) || !pt_mul_u64(numel, es, &nbytes))
+    return bad_value(e, m, i, "negative size or size overflow");
+  if (t->has_dim_order) {
+    unsigned seen = 0;
+    for (unsigned d = 0; d < t->dim; d++) {
+      if (t->dim_order[d] >= t->dim || (seen & (1u << t->dim_order[d])))
+        return bad_value(e, m, i, "dim_order is not a permutation");
+      seen |= 1u << t->dim_order[d];
+    }
+  }
+  switch (t->storage) {
+    case PC_STORAGE_NONE: return PTERA_OK;
+    case PC_STORAGE_CONST:
+      if (t->nbytes != nbytes) return bad_value(e, m, i, "constant size differs from the shape's");
+      if (nbytes && !t->data) return bad_value(e, m, i, "constant without data");
+      return PTERA_OK;
+    case PC_STORAGE_PLANNED: {
+      if (t->memory_id == 0 || t->memory_id > m->nbuffers)
+        return bad_value(e, m, i, "memory_id out of range");
+      uint64_t end;
+      int64_t size = m->buffer_sizes[t->memory_id - 1];
+      if (!pt_add_u64(t->memory_offset, nbytes, &end) || end > (uint64_t)size)
+        return bad_value(e, m, i, "planned tensor runs past its arena");
+      return PTERA_OK;
+    }
+  }
+  return bad_value(e, m, i, "bad storage kind");
+}
+
+static bool index_ok(const pc_method *m, int32_t v) { return v >= 0 && (uint32_t)v < m->nvalues; }
+
+static ptera_status check_value(emitter *e, const pc_method *m, uint32_t i) {
+  const pc_value *v = &m->values[i];
+  switch (v->kind) {
+    case PC_VAL_NULL: case PC_VAL_INT: case PC_VAL_BOOL: case PC_VAL_DOUBLE: return PTERA_OK;
+    case PC_VAL_TENSOR: return check_tensor(e, m, i, &v->u.tensor);
+    case PC_VAL_STRING: return v->u.str ? PTERA_OK : bad_value(e, m, i, "NULL string");
+    case PC_VAL_INT_LIST: case PC_VAL_TENSOR_LIST: {
+      if (v->u.list.len && !v->u.list.items) return bad_value(e, m, i, "list without items");
+      pc_value_kind want = v->kind == PC_VAL_INT_LIST ? PC_VAL_INT : PC_VAL_TENSOR;
+      for (uint32_t k = 0; k < v->u.list.len; k++)
+        if (!index_ok(m, v->u.list.items[k]) || m->values[v->u.list.items[k]].kind != want)
+          return bad_value(e, m, i, "list item is not an in-range index of the right kind");
+      return PTERA_OK;
+    }
+    case PC_VAL_DOUBLE_LIST:
+      return v->u.doubles.len && !v->u.doubles.items ? bad_value(e, m, i, "list without items")
+                                                     : PTERA_OK;
+    case PC_VAL_BOOL_LIST:
+      return v->u.bools.len && !v->u.bools.items ? bad_value(e, m, i, "list without items")
+                                                 : PTERA_OK;
+  }
+  return bad_value(e, m, i, "bad value kind");
+}
+
+static ptera_status check_method(emitter *e, uint32_t mi) {
+  const pc_method *m = &e->p->methods[mi];
+  if (!m->name || !m->name[0]) return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method %u: no name", mi);
+  if ((m->nvalues && !m->values) || (m->ninputs && !m->inputs) || (m->noutputs && !m->outputs) ||
+      (m->ninstrs && !m->instrs) || (m->nops && !m->ops) || (m->nbuffers && !m->buffer_sizes))
+    return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': NULL array with a count", m->name);
+  if (m->nvalues > INT32_MAX)
+    return pt_fail(e->err, PTERA_NOT_SUPPORTED, "method '%s': too many values", m->name);
+  for (uint32_t k = 0; k < mi; k++)
+    if (e->p->methods[k].name && strcmp(e->p->methods[k].name, m->name) == 0)
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' appears twice", m->name);
+  for (uint32_t k = 0; k < m->nbuffers; k++)
+    if (m->buffer_sizes[k] < 0)
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': negative arena size", m->name);
+  for (uint32_t k = 0; k < m->nvalues; k++) {
+    ptera_status st = check_value(e, m, k);
+    if (st != PTERA_OK) return st;
+  }
+  for (uint32_t k = 0; k < m->ninputs; k++)
+    if (!index_ok(m, m->inputs[k]))
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': input %u out of range", m->name, k);
+  for (uint32_t k = 0; k < m->noutputs; k++)
+    if (!index_ok(m, m->outputs[k]))
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': output %u out of range", m->name, k);
+  for (uint32_t k = 0; k < m->nops; k++)
+    if (!m->ops[k].name || !m->ops[k].name[0])
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': operator %u has no name", m->name, k);
+  for (uint32_t k = 0; k < m->ninstrs; k++) {
+    const pc_instr *in = &m->instrs[k];
+    if (in->op_index >= m->nops || in->op_index > INT32_MAX)
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' instruction %u: bad op index",
+                     m->name, k);
+    if (in->nargs && !in->args)
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' instruction %u: no args", m->name, k);
+    for (uint32_t a = 0; a < in->nargs; a++)
+      if (!index_ok(m, in->args[a]))
+        return pt_fail(e->err, PTERA_INVALID_ARGUMENT,
+                       "method '%s' instruction %u: arg %u out of range", m->name, k, a);
+  }
+  return PTERA_OK;
+}
+
+/* ---- constants ---- */
+
+/* 1-based data_buffer_idx of the constant equal to (data, n), 0 if none. */
+static uint32_t find_const(const emitter *e, const void *data, size_t n) {
+  for (size_t k = 0; k < e->nconsts; k++)
+    if (e->consts[k].nbytes == n && (n == 0 || memcmp(e->consts[k].data, data, n) == 0))
+      return (uint32_t)(k + 1);
+  return 0;
+}
+
+static ptera_status layout_constants(emitter *e) {
+  size_t total = 0;
+  for (uint32_t mi = 0; mi < e->p->nmethods; mi++) {
+    const pc_method *m = &e->p->methods[mi];
+    for (uint32_t k = 0; k < m->nvalues; k++)
+      if (m->values[k].kind == PC_VAL_TENSOR && m->values[k].u.tensor.storage == PC_STORAGE_CONST)
+        total++;
+  }
+  if (total == 0) return PTERA_OK;
+  if (total >= UINT32_MAX) return pt_fail(e->err, PTERA_NOT_SUPPORTED, "too many constants");
+  e->consts = pt_calloc(e->allocator, total, sizeof *e->consts, _Alignof(pc_const));
+  if (!e->consts) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  uint64_t end = 0;
+  for (uint32_t mi = 0; mi < e->p->nmethods; mi++) {
+    const pc_method *m = &e->p->methods[mi];
+    for (uint32_t k = 0; k < m->nvalues; k++) {
+      const pc_tensor *t = &m->values[k].u.tensor;
+      if (m->values[k].kind != PC_VAL_TENSOR || t->storage != PC_STORAGE_CONST) continue;
+      if (find_const(e, t->data, t->nbytes)) continue;
+      uint64_t off = round_up(end, e->calign);
+      if (off < end || !pt_add_u64(off, t->nbytes, &end) || end > PC_FBB_MAX_SIZE * 8ull)
+        return pt_fail(e->err, PTERA_NOT_SUPPORTED, "constants too large");
+      e->consts[e->nconsts].data = t->data;
+      e->consts[e->nconsts].nbytes = t->nbytes;
+      e->consts[e->nconsts].offset = off;
+      e->nconsts++;
+    }
+  }
+  e->const_size = end;
+  return PTERA_OK;
+}
+
+/* ---- flatbuffer ---- */
+
+static void *scratch(emitter *e, size_t n) {
+  if (n <= e->tmp_cap) return e->tmp;
+  void *p = pt_alloc(e->allocator, n, 16);
+  if (!p) {
+    e->status = PTERA_MEMORY_ALLOCATION_FAILED;
+    return NULL;
+  }
+  pt_free(e->allocator, e->tmp);
+  e->tmp = p;
+  e->tmp_cap = n;
+  return p;
+}
+
+static pc_fbb_ref emit_tensor(emitter *e, const pc_tensor *t) {
+  pc_fbb *b = &e->fbb;
+  uint8_t order[PTERA_MAX_DIM];
+  for (unsigned d = 0; d < t->dim; d++) order[d] = t->has_dim_order ? t->dim_order[d] : (uint8_t)d;
+  pc_fbb_ref sizes = pc_fbb_vec_scalars(b, t->sizes, t->dim, 4, 0);
+  pc_fbb_ref dim_order = pc_fbb_vec_scalars(b, order, t->dim, 1, 0);
+  pc_fbb_ref alloc = 0;
+  if (t->storage == PC_STORAGE_PLANNED) {
+    pc_fbb_table_start(b);
+    pc_fbb_add_u32(b, 0, t->memory_id);
+    pc_fbb_add_u32(b, 1, (uint32_t)t->memory_offset);
+    pc_fbb_add_u32(b, 2, (uint32_t)(t->memory_offset >> 32));
+    alloc = pc_fbb_table_end(b);
+  }
+  pc_fbb_table_start(b);
+  pc_fbb_add_u8(b, TENSOR_SCALAR_TYPE, t->scalar_type);
+  pc_fbb_add_ref(b, TENSOR_SIZES, sizes);
+  pc_fbb_add_ref(b, TENSOR_DIM_ORDER, dim_order);
+  if (t->storage == PC_STORAGE_CONST) pc_fbb_add_u32(b, TENSOR_DATA_IDX, find_const(e, t->data, t->nbytes));
+  pc_fbb_add_ref(b, TENSOR_ALLOCATION, alloc);
+  if (t->dynamism) pc_fbb_add_u8(b, TENSOR_DYNAMISM, t->dynamism);
+  return pc_fbb_table_end(b);
+}
+
+/* The member table of a value, then its EValue table. */
+static pc_fbb_ref emit_value(emitter *e, const pc_value *v) {
+  pc_fbb *b = &e->fbb;
+  pc_fbb_ref child = 0, member;
+  switch (v->kind) {
+    case PC_VAL_TENSOR: member = emit_tensor(e, &v->u.tensor); goto evalue;
+    case PC_VAL_STRING: child = pc_fbb_cstring(b, v->u.str); break;
+    case PC_VAL_TENSOR_LIST: child = pc_fbb_vec_scalars(b, v->u.list.items, v->u.list.len, 4, 0); break;
+    case PC_VAL_DOUBLE_LIST:
+      child = pc_fbb_vec_scalars(b, v->u.doubles.items, v->u.doubles.len, 8, 0);
+      break;
+    case PC_VAL_INT_LIST: {
+      int64_t *items = scratch(e, (size_t)v->u.list.len * 8 + 1);
+      if (!items) return 0;
+      for (uint32_t k = 0; k < v->u.list.len; k++) items[k] = v->u.list.items[k];
+      child = pc_fbb_vec_scalars(b, items, v->u.list.len, 8, 0);
+      break;
+    }
+    case PC_VAL_BOOL_LIST: {
+      uint8_t *items = scratch(e, (size_t)v->u.bools.len + 1);
+      if (!items) return 0;
+      for (uint32_t k = 0; k < v->u.bools.len; k++) items[k] = v->u.bools.items[k] ? 1 : 0;
+      child = pc_fbb_vec_scalars(b, items, v->u.bools.len, 1, 0);
+      break;
+    }
+    default: break;
+  }
+  pc_fbb_table_start(b);
+  switch (v->kind) {
+    case PC_VAL_INT: pc_fbb_add_i64(b, 0, v->u.i); break;
+    case PC_VAL_BOOL: pc_fbb_add_bool(b, 0, v->u.b); break;
+    case PC_VAL_DOUBLE: pc_fbb_add_f64(b, 0, v->u.d); break;
+    default: pc_fbb_add_ref(b, 0, child); break; /* Null: child 0, empty table */
+  }
+  member = pc_fbb_table_end(b);
+evalue:
+  pc_fbb_table_start(b);
+  pc_fbb_add_union(b, 0, (uint8_t)v->kind, member);
+  return pc_fbb_table_end(b);
+}
+
+static pc_fbb_ref emit_method(emitter *e, const pc_method *m) {
+  pc_fbb *b = &e->fbb;
+  for (uint32_t k = 0; k < m->nvalues; k++) pc_fbb_push(b, emit_value(e, &m->values[k]));
+  pc_fbb_ref values = pc_fbb_vec_stack(b, m->nvalues);
+  pc_fbb_ref inputs = pc_fbb_vec_scalars(b, m->inputs, m->ninputs, 4, 0);
+  pc_fbb_ref outputs = pc_fbb_vec_scalars(b, m->outputs, m->noutputs, 4, 0);
+
+  for (uint32_t k = 0; k < m->ninstrs; k++) {
+    pc_fbb_ref args = pc_fbb_vec_scalars(b, m->instrs[k].args, m->instrs[k].nargs, 4, 0);
+    pc_fbb_table_start(b);
+    pc_fbb_add_i32(b, 0, (int32_t)m->instrs[k].op_index);
+    pc_fbb_add_ref(b, 1, args);
+    pc_fbb_ref call = pc_fbb_table_end(b);
+    pc_fbb_table_start(b);
+    pc_fbb_add_union(b, 0, INSTR_KERNEL_CALL, call);
+    pc_fbb_push(b, pc_fbb_table_end(b));
+  }
+  pc_fbb_ref instrs = pc_fbb_vec_stack(b, m->ninstrs);
+  pc_fbb_ref chain_in = pc_fbb_vec_scalars(b, NULL, 0, 4, 0);
+  pc_fbb_ref chain_out = pc_fbb_vec_scalars(b, NULL, 0, 4, 0);
+  pc_fbb_table_start(b);
+  pc_fbb_add_ref(b, 0, chain_in);
+  pc_fbb_add_ref(b, 1, chain_out);
+  pc_fbb_add_ref(b, 2, instrs);
+  pc_fbb_push(b, pc_fbb_table_end(b));
+  pc_fbb_ref chains = pc_fbb_vec_stack(b, 1);
+
+  for (uint32_t k = 0; k < m->nops; k++) {
+    pc_fbb_ref name = pc_fbb_cstring(b, m->ops[k].name);
+    const char *ov = m->ops[k].overload;
+    pc_fbb_ref overload = ov && ov[0] ? pc_fbb_cstring(b, ov) : 0;
+    pc_fbb_table_start(b);
+    pc_fbb_add_ref(b, 0, name);
+    pc_fbb_add_ref(b, 1, overload);
+    pc_fbb_push(b, pc_fbb_table_end(b));
+  }
+  pc_fbb_ref ops = pc_fbb_vec_stack(b, m->nops);
+  pc_fbb_ref delegates = pc_fbb_vec_refs(b, NULL, 0);
+
+  int64_t *sizes = scratch(e, ((size_t)m->nbuffers + 1) * 8);
+  if (!sizes) return 0;
+  sizes[0] = 0;
+  for (uint32_t k = 0; k < m->nbuffers; k++) sizes[k + 1] = m->buffer_sizes[k];
+  pc_fbb_ref buffer_sizes = pc_fbb_vec_scalars(b, sizes, (size_t)m->nbuffers + 1, 8, 0);
+  pc_fbb_ref name = pc_fbb_cstring(b, m->name);
+
+  pc_fbb_table_start(b);
+  pc_fbb_add_ref(b, PLAN_NAME, name);
+  pc_fbb_add_ref(b, PLAN_VALUES, values);
+  pc_fbb_add_ref(b, PLAN_INPUTS, inputs);
+  pc_fbb_add_ref(b, PLAN_OUTPUTS, outputs);
+  pc_fbb_add_ref(b, PLAN_CHAINS, chains);
+  pc_fbb_add_ref(b, PLAN_OPERATORS, ops);
+  pc_fbb_add_ref(b, PLAN_DELEGATES, delegates);
+  pc_fbb_add_ref(b, PLAN_BUFFER_SIZES, buffer_sizes);
+  return pc_fbb_table_end(b);
+}
+
+static ptera_status emit_flatbuffer(emitter *e) {
+  pc_fbb *b = &e->fbb;
+  for (uint32_t mi = 0; mi < e->p->nmethods; mi++) {
+    pc_fbb_ref r = emit_method(e, &e->p->methods[mi]);
+    if (e->status != PTERA_OK) return pt_fail(e->err, e->status, "out of memory");
+    pc_fbb_push(b, r);
+  }
+  pc_fbb_ref plans = pc_fbb_vec_stack(b, e->p->nmethods);
+
+  /* One constant segment (always, like upstream): segments[0]. */
+  pc_fbb_table_start(b);
+  pc_fbb_add_u64(b, 0, 0);
+  pc_fbb_add_u64(b, 1, e->const_size);
+  pc_fbb_push(b, pc_fbb_table_end(b));
+  pc_fbb_ref segments = pc_fbb_vec_stack(b, 1);
+
+  uint64_t *offsets = scratch(e, (e->nconsts + 1) * 8);
+  if (!offsets) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  offsets[0] = 0;
+  for (size_t k = 0; k < e->nconsts; k++) offsets[k + 1] = e->consts[k].offset;
+  pc_fbb_ref offs = pc_fbb_vec_scalars(b, offsets, e->nconsts + 1, 8, 0);
+  pc_fbb_table_start(b);
+  pc_fbb_add_u32(b, 0, 0);
+  pc_fbb_add_ref(b, 1, offs);
+  pc_fbb_ref const_seg = pc_fbb_table_end(b);
+
+  pc_fbb_table_start(b);
+  pc_fbb_add_u32(b, PROGRAM_VERSION, 0);
+  pc_fbb_add_ref(b, PROGRAM_PLANS, plans);
+  pc_fbb_add_ref(b, PROGRAM_SEGMENTS, segments);
+  pc_fbb_add_ref(b, PROGRAM_CONST_SEG, const_seg);
+  pc_fbb_ref root = pc_fbb_table_end(b);
+  ptera_status st = pc_fbb_finish(b, root, "ET12");
+  if (st == PTERA_MEMORY_ALLOCATION_FAILED) return pt_fail(e->err, st, "out of memory");
+  if (st != PTERA_OK) return pt_fail(e->err, st, "cannot build the flatbuffer (%s)", ptera_status_name(st));
+  return PTERA_OK;
+}
+
+/* ---- file ---- */
+
+static ptera_status assemble(emitter *e, uint8_t **out, size_t *out_size) {
+  size_t fb_size;
+  const uint8_t *fb = pc_fbb_data(&e->fbb, &fb_size);
+  bool header = e->const_size > 0;
+  uint64_t pad_len = 0, program_size = fb_size, seg_base = 0, total = fb_size;
+  if (header) {
+    uint64_t align = pc_fbb_max_align(&e->fbb);
+    if (align < 16) align = 16;
+    pad_len = round_up(HEADER_LENGTH, align);
+    program_size = fb_size + pad_len;
+    seg_base = round_up(program_size, e->salign);
+    total = seg_base + e->const_size;
+    if (program_size > PC_FBB_MAX_SIZE || total > SIZE_MAX)
+      return pt_fail(e->err, PTERA_NOT_SUPPORTED, "program too large");
+  }
+  uint8_t *f = pt_alloc(e->allocator, (size_t)total, 16);
+  if (!f) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  if (!header) {
+    memcpy(f, fb, fb_size);
+  } else {
+    memset(f, 0, (size_t)total);
+    memcpy(f, fb, 8);
+    pt_put_le32(f, pt_le32(fb) + (uint32_t)pad_len);
+    memcpy(f + 8, "eh00", 4);
+    pt_put_le32(f + 12, HEADER_LENGTH);
+    pt_put_le64(f + 16, program_size);
+    pt_put_le64(f + 24, seg_base);
+    pt_put_le64(f + 32, e->const_size);
+    memcpy(f + 8 + pad_len, fb + 8, fb_size - 8);
+    for (size_t k = 0; k < e->nconsts; k++)
+      if (e->consts[k].nbytes)
+        memcpy(f + seg_base + e->consts[k].offset, e->consts[k].data, e->consts[k].nbytes);
+  }
+  *out = f;
+  *out_size = (size_t)total;
+  return PTERA_OK;
+}
+
+ptera_status pc_emit_pte(const pc_program *p, const pc_emit_options *options, uint8_t **out,
+                         size_t *out_size, pt_err *err) {
+  if (out) *out = NULL;
+  if (out_size) *out_size = 0;
+  if (!p || !out || !out_size || (p->nmethods && !p->methods))
+    return pt_fail(err, PTERA_INVALID_ARGUMENT, "pc_emit_pte: NULL argument");
+  emitter e;
+  memset(&e, 0, sizeof e);
+  e.p = p;
+  e.allocator = options ? options->allocator : NULL;
+  e.err = err;
+  e.calign = options && options->constant_alignment ? options->constant_alignment : 16;
+  e.salign = options && options->segment_alignment ? options->segment_alignment : 128;
+  if (!pow2(e.calign) || !pow2(e.salign))
+    return pt_fail(err, PTERA_INVALID_ARGUMENT, "alignments must be powers of two");
+  for (uint32_t mi = 0; mi < p->nmethods; mi++) {
+    ptera_status st = check_method(&e, mi);
+    if (st != PTERA_OK) return st;
+  }
+  pc_fbb_init(&e.fbb, e.allocator);
+  ptera_status st = layout_constants(&e);
+  if (st == PTERA_OK) st = emit_flatbuffer(&e);
+  if (st == PTERA_OK) st = assemble(&e, out, out_size);
+  pc_fbb_release(&e.fbb);
+  pt_free(e.allocator, e.consts);
+  pt_free(e.allocator, e.tmp);
+  return st;
+}

@@ -1,0 +1,134 @@
+/* The .pte emitter: serialises a small in-memory program description
+ * (pc_program) into a loadable ExecuTorch program file (PTE.md). Prefix pc_.
+ *
+ * pc_program is the emitter's input contract; the compiler IR lowers to it.
+ * It is plain data owned by the caller (nothing is copied or retained):
+ *
+ *  - a program is a list of methods;
+ *  - a method has a value table (pc_value), the indices of its inputs and
+ *    outputs in that table, one chain of KernelCall instructions, the
+ *    operators those instructions name, and the sizes of its memory-planned
+ *    arenas;
+ *  - tensor values say where their data lives: a constant (bytes that go into
+ *    the file's constant segment), a memory-planned slot (arena + offset), or
+ *    nowhere (unplanned: bound at run time by set_input / set_output_buffer).
+ *
+ * What the emitter writes (PTE.md §1, §3, §5, §7, §11):
+ *  - root Program (version 0), one ExecutionPlan per method with an empty
+ *    delegates vector and non_const_buffer_sizes = [0, arena sizes...];
+ *  - constants deduplicated by content across all methods into one constant
+ *    segment: index 0 is the empty placeholder, each constant starts at a
+ *    multiple of constant_alignment (default 16), zero padding between them;
+ *    segments = [{0, constant bytes}] and constant_segment = {0, offsets};
+ *  - when the constant segment is non-empty, the 32-byte "eh00" extended
+ *    header after the identifier and the segment at a multiple of
+ *    segment_alignment (default 128) after the flatbuffer; otherwise no
+ *    header, and the file is just the flatbuffer.
+ *
+ * Inputs are validated (indices in range, tensor shapes, constant sizes,
+ * arena ids); a bad description fails with InvalidArgument and a message. */
+#ifndef PTERA_COMPILER_EMIT_PTE_H
+#define PTERA_COMPILER_EMIT_PTE_H
+
+#include "core/core.h"
+
+/* Value kinds; the numbers are the KernelTypes union codes (PTE.md §4.3). */
+typedef enum pc_value_kind {
+  PC_VAL_NULL = 1,
+  PC_VAL_INT = 2,
+  PC_VAL_BOOL = 3,
+  PC_VAL_DOUBLE = 4,
+  PC_VAL_TENSOR = 5,
+  PC_VAL_STRING = 6,
+  PC_VAL_INT_LIST = 7,    /* items are value indices of Int values */
+  PC_VAL_DOUBLE_LIST = 8,
+  PC_VAL_BOOL_LIST = 9,
+  PC_VAL_TENSOR_LIST = 10 /* items are value indices of Tensor values */
+} pc_value_kind;
+
+typedef enum pc_storage {
+  PC_STORAGE_NONE = 0,    /* unplanned: no data at load */
+  PC_STORAGE_CONST = 1,   /* constant data in the file (data, nbytes) */
+  PC_STORAGE_PLANNED = 2  /* memory-planned (memory_id, memory_offset) */
+} pc_storage;
+
+typedef struct pc_tensor {
+  uint8_t scalar_type;   /* ptera_dtype code */
+  uint8_t dim;           /* <= PTERA_MAX_DIM */
+  int32_t sizes[PTERA_MAX_DIM];  /* >= 0 */
+  /* Memory order of dims, outermost first; used only when has_dim_order,
+   * otherwise the contiguous order 0..dim-1 is written. */
+  bool has_dim_order;
+  uint8_t dim_order[PTERA_MAX_DIM];
+  uint8_t dynamism;      /* ptera_dynamism: 0 static, 1 dynamic bound */
+  pc_storage storage;
+  const void *data;      /* CONST: nbytes = numel * element size bytes */
+  size_t nbytes;
+  uint32_t memory_id;    /* PLANNED: 1-based arena id (<= method nbuffers) */
+  uint64_t memory_offset;/* PLANNED: byte offset in the arena */
+} pc_tensor;
+
+typedef struct pc_value {
+  pc_value_kind kind;
+  union {
+    int64_t i;
+    bool b;
+    double d;
+    const char *str;                                  /* NUL-terminated */
+    pc_tensor tensor;
+    struct { const int32_t *items; uint32_t len; } list; /* INT/TENSOR_LIST */
+    struct { const double *items; uint32_t len; } doubles;
+    struct { const bool *items; uint32_t len; } bools;
+  } u;
+} pc_value;
+
+/* One KernelCall: operators[op_index](values[args[0]], ...). */
+typedef struct pc_instr {
+  uint32_t op_index;
+  const int32_t *args;
+  uint32_t nargs;
+} pc_instr;
+
+typedef struct pc_operator {
+  const char *name;     /* "aten::add" */
+  const char *overload; /* "out"; NULL or "" for the default overload */
+} pc_operator;
+
+typedef struct pc_method {
+  const char *name;
+  const pc_value *values;
+  uint32_t nvalues;
+  const int32_t *inputs;
+  uint32_t ninputs;
+  const int32_t *outputs;
+  uint32_t noutputs;
+  const pc_instr *instrs; /* one chain */
+  uint32_t ninstrs;
+  const pc_operator *ops;
+  uint32_t nops;
+  /* Arena sizes for memory_id 1..nbuffers (the reserved entry 0 of
+   * non_const_buffer_sizes is added by the emitter). */
+  const int64_t *buffer_sizes;
+  uint32_t nbuffers;
+} pc_method;
+
+typedef struct pc_program {
+  const pc_method *methods;
+  uint32_t nmethods;
+} pc_program;
+
+typedef struct pc_emit_options {
+  const ptera_allocator *allocator; /* NULL: default; also frees *out */
+  uint32_t constant_alignment;      /* power of two; 0 = 16 */
+  uint32_t segment_alignment;       /* power of two; 0 = 128 */
+} pc_emit_options;
+
+/* Writes p as a .pte into *out (allocated with the options' allocator,
+ * 16-byte aligned; free with pt_free(allocator, *out)) of *out_size bytes.
+ * options may be NULL. On failure *out is NULL and err says why:
+ * InvalidArgument (bad description), MemoryAllocationFailed, NotSupported
+ * (too large). */
+PT_FUNC ptera_status pc_emit_pte(const pc_program *p, const pc_emit_options *options, uint8_t **out,
+                                 size_t *out_size, pt_err *err);
+
+#endif
