@@ -43,7 +43,8 @@ typedef enum pc_value_kind {
   PC_VAL_INT_LIST = 7,    /* items are value indices of Int values */
   PC_VAL_DOUBLE_LIST = 8,
   PC_VAL_BOOL_LIST = 9,
-  PC_VAL_TENSOR_LIST = 10 /* items are value indices of Tensor values */
+  PC_VAL_TENSOR_LIST = 10, /* items are value indices of Tensor values */
+  PC_VAL_OPT_TENSOR_LIST = 11 /* items are value indices of Tensors, -1 for None */
 } pc_value_kind;
 
 typedef enum pc_storage {
@@ -66,6 +67,15 @@ typedef struct pc_tensor {
   size_t nbytes;
   uint32_t memory_id;    /* PLANNED: 1-based arena id (<= method nbuffers) */
   uint64_t memory_offset;/* PLANNED: byte offset in the arena */
+  /* extra_tensor_info.fully_qualified_name when non-NULL. */
+  const char *fqn;
+  /* CONST only: the data lives in an external .ptd under key fqn (location
+   * EXTERNAL); data/nbytes are then not written to the file. */
+  bool external;
+  /* PLANNED only: initial value copied in at load (mutable state such as a
+   * KV cache), stored in mutable_data_segments[0]; NULL for none. */
+  const void *initial;
+  size_t initial_nbytes; /* numel * element size when initial is set */
 } pc_tensor;
 
 typedef struct pc_value {

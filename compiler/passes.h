@@ -1,0 +1,36 @@
+/* Graph passes (prefix pc_), one per file: constprop.c, dedup.c, dce.c.
+ * Each rewrites a pc_graph in place (see graph.h for the rules: no
+ * renumbering; rewrite argument ids, turn values into constants, mark nodes
+ * removed), adds what it did to *stats (which may be NULL), and returns
+ * PTERA_OK or a status with a message in g->err. */
+#ifndef PTERA_COMPILER_PASSES_H
+#define PTERA_COMPILER_PASSES_H
+
+#include "graph.h"
+
+typedef struct pc_pass_stats {
+  uint32_t folded_nodes;      /* constprop: calls evaluated at compile time */
+  uint32_t merged_constants;  /* dedup: constants replaced by an identical one */
+  uint64_t merged_bytes;      /* dedup: bytes those constants held */
+  uint32_t removed_nodes;     /* dce: calls whose results nothing used */
+} pc_pass_stats;
+
+/* Constant propagation: runs, with the runtime's own kernels, every call
+ * whose inputs are all constants, and turns its outputs into CONST tensors
+ * with static shapes. Never folds a call that reads a mutated value (graph.h)
+ * or whose outputs are mutated, method outputs, or not fresh; never folds
+ * random or nondeterministic ops. */
+PT_FUNC ptera_status pc_constprop(pc_graph *g, pc_pass_stats *stats);
+
+/* Constant deduplication: CONST tensors with equal dtype, shape, dim order
+ * and bytes become one; arguments referring to a duplicate are rewritten to
+ * the survivor, whose data is left untouched. Mutated constants are never
+ * merged. */
+PT_FUNC ptera_status pc_dedup_constants(pc_graph *g, pc_pass_stats *stats);
+
+/* Dead-code elimination: removes calls none of whose written values reach a
+ * method output, a later live call, or mutable state (inputs, BUFFERs, or
+ * their aliases). Region markers are kept only around live calls. */
+PT_FUNC ptera_status pc_dce(pc_graph *g, pc_pass_stats *stats);
+
+#endif
