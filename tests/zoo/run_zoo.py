@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""End-to-end model zoo: export with ptera.export, run with `ptera run`, compare with eager PyTorch.
+
+    /usr/bin/python3 tests/zoo/run_zoo.py PTERA_BIN [--models a,b] [--skip-heavy] [--keep DIR]
+
+For each model of tests/zoo/models.py: build it (fixed seeds), compute the
+eager reference on a copy, export into a temporary directory (the compiler's
+report is printed), run `ptera run MODEL.pte --input ... --output-dir ...`
+and compare every output: the check is max|ptera - ref| <= tol * max|ref|
+(tol 1e-4). Prints a table and exits 1 when any model fails.
+
+--skip-heavy, or PTERA_ZOO_SKIP_HEAVY=1 in the environment, keeps only the
+small models (for valgrind/sanitizer runs); PTERA_ZOO_MODELS=a,b is the
+environment form of --models.
+"""
+import argparse
+import copy
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "python"))
+sys.path.insert(0, HERE)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import models  # noqa: E402
+
+TOL = 1e-4
+
+
+class CaptureFd:
+    """Captures what is written to fd 1 and fd 2 (subprocesses included)."""
+
+    def __enter__(self):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.tmp = tempfile.TemporaryFile(mode="w+b")
+        self.saved = (os.dup(1), os.dup(2))
+        os.dup2(self.tmp.fileno(), 1)
+        os.dup2(self.tmp.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(self.saved[0], 1)
+        os.dup2(self.saved[1], 2)
+        os.close(self.saved[0])
+        os.close(self.saved[1])
+        self.tmp.seek(0)
+        self.text = self.tmp.read().decode("utf-8", "replace")
+        self.tmp.close()
+        return False
+
+
+def human(n):
+    if n is None:
+        return "-"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024.0
+
+
+def parse_report(text):
+    """Figures from `ptera compile`'s report: planned peak, no-reuse, folded."""
+    out = {}
+    m = re.search(r"planned (\d+) B \(no reuse (\d+) B", text)
+    if m:
+        out["planned"] = int(m.group(1))
+        out["noreuse"] = int(m.group(2))
+    m = re.search(r"(?:folded[ :=]+(\d+))|(?:(\d+) (?:nodes? )?folded)", text)
+    if m:
+        out["folded"] = int(m.group(1) or m.group(2))
+    return out
+
+
+def instructions(ptera_bin, pte):
+    r = subprocess.run([ptera_bin, "inspect", pte], capture_output=True, text=True)
+    m = re.search(r"method forward: \d+ values, (\d+) instructions", r.stdout)
+    return int(m.group(1)) if m else None
+
+
+def save_input(path, t):
+    a = t.detach().numpy()
+    if a.dtype == np.float64:
+        a = a.astype(np.float32)
+    np.save(path, np.ascontiguousarray(a))
+
+
+def export(module, inputs, pte, ptera_bin):
+    import ptera
+
+    os.environ.setdefault("PTERA_BIN", ptera_bin)
+    kwargs = {}
+    try:
+        import inspect
+
+        params = inspect.signature(ptera.export).parameters
+        for name in ("ptera_bin", "ptera", "compiler", "bin"):
+            if name in params:
+                kwargs[name] = ptera_bin
+                break
+    except (TypeError, ValueError):
+        pass
+    return ptera.export(module, inputs, pte, **kwargs)
+
+
+def run_model(name, ptera_bin, workdir, verbose):
+    row = {"model": name, "ok": False, "err": None, "note": ""}
+    t0 = time.time()
+    module, inputs = models.get(name)
+    ref = models.eager_reference(name, copy.deepcopy(module), inputs)
+    t_build = time.time() - t0
+
+    d = os.path.join(workdir, name)
+    os.makedirs(d, exist_ok=True)
+    pte = os.path.join(d, name + ".pte")
+    t1 = time.time()
+    with CaptureFd() as cap:
+        try:
+            export(copy.deepcopy(module), inputs, pte, ptera_bin)
+            failed = None
+        except Exception:  # the report below says what went wrong
+            failed = traceback.format_exc()
+    row["t_export"] = time.time() - t1
+    report = cap.text.strip()
+    for line in report.splitlines():
+        if verbose or "planned" in line or failed:
+            print(f"  [{name}] {line}")
+    if failed:
+        print(f"  [{name}] export failed:\n{failed}")
+        row["note"] = "export failed"
+        return row
+    row.update(parse_report(report))
+    row["size"] = os.path.getsize(pte)
+    row["nodes"] = instructions(ptera_bin, pte)
+
+    args = [ptera_bin, "run", pte]
+    ptd = os.path.splitext(pte)[0] + ".ptd"
+    if os.path.exists(ptd):
+        args += ["--data", ptd]
+    for k, t in enumerate(inputs):
+        path = os.path.join(d, f"input_{k}.npy")
+        save_input(path, t)
+        args += ["--input", path]
+    outdir = os.path.join(d, "out")
+    args += ["--output-dir", outdir, "--show", "4"]
+    t2 = time.time()
+    r = subprocess.run(args, capture_output=True, text=True)
+    row["t_run"] = time.time() - t2
+    if verbose or r.returncode:
+        for line in (r.stdout + r.stderr).strip().splitlines():
+            print(f"  [{name}] run: {line}")
+    if r.returncode:
+        row["note"] = f"ptera run exit {r.returncode}"
+        return row
+
+    worst = 0.0
+    ok = True
+    for k, want in enumerate(ref):
+        path = os.path.join(outdir, f"output_{k}.npy")
+        if not os.path.exists(path):
+            print(f"  [{name}] output {k}: missing {path}")
+            ok = False
+            continue
+        got = np.load(path)
+        want = want.numpy()
+        if got.shape != want.shape:
+            print(f"  [{name}] output {k}: shape {got.shape}, expected {want.shape}")
+            ok = False
+            continue
+        scale = float(np.abs(want).max()) if want.size else 0.0
+        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        abs_err = float(diff.max()) if diff.size else 0.0
+        if not np.isfinite(abs_err):
+            abs_err = float("inf")
+        rel = abs_err / scale if scale > 0 else abs_err
+        worst = max(worst, rel)
+        good = rel <= TOL
+        ok = ok and good
+        print(f"  [{name}] output {k} {tuple(want.shape)}: max abs err {abs_err:.3g}, "
+              f"max|ref| {scale:.4g}, rel {rel:.3g} {'ok' if good else 'TOO LARGE'}")
+    row["err"] = worst
+    row["ok"] = ok
+    row["t_total"] = time.time() - t0
+    row["t_build"] = t_build
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("ptera_bin")
+    ap.add_argument("--models", default=os.environ.get("PTERA_ZOO_MODELS", ""),
+                    help="comma-separated subset of: " + ",".join(models.NAMES))
+    ap.add_argument("--skip-heavy", action="store_true",
+                    default=os.environ.get("PTERA_ZOO_SKIP_HEAVY", "") not in ("", "0"),
+                    help="only the small models: " + ",".join(n for n in models.NAMES
+                                                             if n not in models.HEAVY))
+    ap.add_argument("--keep", metavar="DIR", help="work in DIR and keep the files")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+
+    ptera_bin = os.path.abspath(args.ptera_bin)
+    names = [n for n in args.models.split(",") if n] or list(models.NAMES)
+    unknown = [n for n in names if n not in models.FACTORIES]
+    if unknown:
+        ap.error(f"unknown model(s) {unknown}; known: {models.NAMES}")
+    if args.skip_heavy:
+        names = [n for n in names if n not in models.HEAVY]
+    torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
+
+    workdir = args.keep or tempfile.mkdtemp(prefix="ptera_zoo_")
+    os.makedirs(workdir, exist_ok=True)
+    rows = []
+    try:
+        for name in names:
+            print(f"== {name}", flush=True)
+            try:
+                row = run_model(name, ptera_bin, workdir, args.verbose)
+            except Exception:
+                traceback.print_exc()
+                row = {"model": name, "ok": False, "err": None, "note": "harness error"}
+            rows.append(row)
+            print(f"  [{name}] {'PASS' if row['ok'] else 'FAIL'}"
+                  f" (export+compile {row.get('t_export', 0):.1f} s, run {row.get('t_run', 0):.1f} s,"
+                  f" total {row.get('t_total', 0):.1f} s)", flush=True)
+    finally:
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    hdr = (f"{'model':<20} {'nodes':>6} {'folded':>6} {'planned peak':>13} {'no-reuse':>11}"
+           f" {'ratio':>6} {'max rel err':>11} {'export':>7} {'run':>6}  result")
+    print()
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        ratio = (f"{r['noreuse'] / r['planned']:.2f}x" if r.get("planned") else "-")
+        err = f"{r['err']:.2e}" if r.get("err") is not None else "-"
+        nodes = r.get("nodes")
+        folded = r.get("folded")
+        print(f"{r['model']:<20} {nodes if nodes is not None else '-':>6}"
+              f" {folded if folded is not None else '-':>6}"
+              f" {human(r.get('planned')):>13} {human(r.get('noreuse')):>11} {ratio:>6} {err:>11}"
+              f" {r.get('t_export', 0):6.1f}s {r.get('t_run', 0):5.1f}s"
+              f"  {'PASS' if r['ok'] else 'FAIL'}{'  ' + r['note'] if r['note'] else ''}")
+    failed = [r["model"] for r in rows if not r["ok"]]
+    print(f"\n{len(rows) - len(failed)}/{len(rows)} passed" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
