@@ -72,6 +72,17 @@ def transformer_encoder():
     layer = nn.TransformerEncoderLayer(d_model=256, nhead=4, dim_feedforward=1024,
                                        dropout=0.0, batch_first=True)
     m = nn.TransformerEncoder(layer, num_layers=4, enable_nested_tensor=False)
+    # TransformerEncoder deep-copies one layer: give each layer its own weights
+    # (otherwise constant deduplication merges all four).
+    with torch.no_grad():
+        for name, p in m.named_parameters():
+            if "norm" in name:
+                p.copy_((1.0 if name.endswith("weight") else 0.0)
+                        + 0.1 * torch.randn(p.shape, generator=gen))
+            elif p.dim() > 1:
+                p.copy_(torch.randn(p.shape, generator=gen) / math.sqrt(p.shape[1]))
+            else:
+                p.copy_(0.02 * torch.randn(p.shape, generator=gen))
     x = torch.randn((1, 128, 256), generator=gen)
     return m.eval(), (x,)
 
