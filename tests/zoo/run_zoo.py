@@ -78,9 +78,13 @@ def parse_report(text):
     if m:
         out["planned"] = int(m.group(1))
         out["noreuse"] = int(m.group(2))
-    m = re.search(r"(?:folded[ :=]+(\d+))|(?:(\d+) (?:nodes? )?folded)", text)
+    m = re.search(r"(\d+) -> (\d+) nodes", text)
     if m:
-        out["folded"] = int(m.group(1) or m.group(2))
+        out["graph_nodes"] = int(m.group(1))
+        out["nodes"] = int(m.group(2))
+    m = re.search(r"folded[ :=]+(\d+)", text)
+    if m:
+        out["folded"] = int(m.group(1))
     return out
 
 
@@ -128,14 +132,16 @@ def run_model(name, ptera_bin, workdir, verbose):
     t1 = time.time()
     with CaptureFd() as cap:
         try:
-            export(copy.deepcopy(module), inputs, pte, ptera_bin)
+            result = export(copy.deepcopy(module), inputs, pte, ptera_bin)
             failed = None
         except Exception:  # the report below says what went wrong
             failed = traceback.format_exc()
     row["t_export"] = time.time() - t1
     report = cap.text.strip()
+    if not failed and getattr(result, "report", None):
+        report = (report + "\n" + result.report).strip()
     for line in report.splitlines():
-        if verbose or "planned" in line or failed:
+        if verbose or "planned" in line or "wrote" in line or failed:
             print(f"  [{name}] {line}")
     if failed:
         print(f"  [{name}] export failed:\n{failed}")
@@ -143,7 +149,8 @@ def run_model(name, ptera_bin, workdir, verbose):
         return row
     row.update(parse_report(report))
     row["size"] = os.path.getsize(pte)
-    row["nodes"] = instructions(ptera_bin, pte)
+    if "nodes" not in row:
+        row["nodes"] = instructions(ptera_bin, pte)
 
     args = [ptera_bin, "run", pte]
     ptd = os.path.splitext(pte)[0] + ".ptd"
@@ -238,7 +245,7 @@ def main():
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
 
-    hdr = (f"{'model':<20} {'nodes':>6} {'folded':>6} {'planned peak':>13} {'no-reuse':>11}"
+    hdr = (f"{'model':<20} {'nodes':>11} {'folded':>6} {'planned peak':>13} {'no-reuse':>11}"
            f" {'ratio':>6} {'max rel err':>11} {'export':>7} {'run':>6}  result")
     print()
     print(hdr)
@@ -247,8 +254,10 @@ def main():
         ratio = (f"{r['noreuse'] / r['planned']:.2f}x" if r.get("planned") else "-")
         err = f"{r['err']:.2e}" if r.get("err") is not None else "-"
         nodes = r.get("nodes")
+        if nodes is not None and r.get("graph_nodes") is not None:
+            nodes = f"{r['graph_nodes']}->{nodes}"
         folded = r.get("folded")
-        print(f"{r['model']:<20} {nodes if nodes is not None else '-':>6}"
+        print(f"{r['model']:<20} {nodes if nodes is not None else '-':>11}"
               f" {folded if folded is not None else '-':>6}"
               f" {human(r.get('planned')):>13} {human(r.get('noreuse')):>11} {ratio:>6} {err:>11}"
               f" {r.get('t_export', 0):6.1f}s {r.get('t_run', 0):5.1f}s"
