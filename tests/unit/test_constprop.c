@@ -1,6 +1,7 @@
 /* pc_constprop on small hand-built graphs. Every expected value is computed
  * by hand in the comments next to it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -290,6 +291,79 @@ static void test_written_twice(void) {
   pc_graph_free(g);
 }
 
+/* ---- allocation failures: every allocation the passes make may fail ---- */
+
+static size_t live_blocks, calls, fail_at;
+static void *test_alloc(void *ud, size_t size, size_t align) {
+  (void)ud;
+  calls++;
+  if (fail_at && calls == fail_at) return NULL;
+  if (align < 16) align = 16;
+  void *p = aligned_alloc(align, (size + align - 1) & ~(align - 1));
+  if (p) live_blocks++;
+  return p;
+}
+static void test_free(void *ud, void *p) {
+  (void)ud;
+  if (p) live_blocks--;
+  free(p);
+}
+static const ptera_allocator tracking = {test_alloc, test_free, NULL};
+
+/* x + ((c1 + c2) viewed as [4]), with a duplicate of c1 and a dead call. */
+static pc_graph *small_graph(void) {
+  pc_graph *g = pc_graph_new(&tracking, "forward");
+  if (!g) return NULL;
+  const float d1[] = {1, 2, 3, 4}, d2[] = {10, 20, 30, 40};
+  int32_t c1 = fconst(g, 2, IDS(2, 2), d1, 4), c2 = fconst(g, 2, IDS(2, 2), d2, 4);
+  int32_t c1b = fconst(g, 2, IDS(2, 2), d1, 4);
+  int32_t one = pc_graph_int(g, 1);
+  int32_t shape = pc_graph_ints(g, (const int64_t[]){4}, 1);
+  int32_t a = fact(g, 2, IDS(2, 2)), v = fact(g, 1, IDS(4)), x = fact(g, 1, IDS(4));
+  int32_t y = fact(g, 1, IDS(4)), dead = fact(g, 2, IDS(2, 2));
+  if (pc_graph_call(g, "aten::add.out", IDS(c1, c2, one, a), W(0, 0, 0, 1), 4) < 0 ||
+      pc_graph_call(g, "aten::view_copy.out", IDS(a, shape, v), W(0, 0, 1), 3) < 0 ||
+      pc_graph_call(g, "aten::mul.out", IDS(x, c1b, dead), W(0, 0, 1), 3) < 0 ||
+      pc_graph_call(g, "aten::add.out", IDS(x, v, one, y), W(0, 0, 0, 1), 4) < 0 ||
+      pc_graph_set_inputs(g, &x, 1) != PTERA_OK || pc_graph_set_outputs(g, &y, 1) != PTERA_OK) {
+    pc_graph_free(g);
+    return NULL;
+  }
+  return g;
+}
+
+static void test_alloc_failures(void) {
+  for (int pass = 0; pass < 3; pass++) {
+    bool succeeded = false;
+    for (size_t n = 1; n < 200 && !succeeded; n++) {
+      fail_at = 0;
+      calls = 0;
+      live_blocks = 0;
+      pc_graph *g = small_graph();
+      CHECK(g != NULL);
+      if (!g) return;
+      fail_at = calls + n;
+      pc_pass_stats st = {0};
+      ptera_status s = pass == 0 ? pc_constprop(g, &st)
+                       : pass == 1 ? pc_dedup_constants(g, &st)
+                                   : pc_dce(g, &st);
+      if (s == PTERA_OK) {
+        succeeded = true;
+        CHECK(pass != 0 || st.folded_nodes == 2);
+        CHECK(pass != 1 || st.merged_constants == 1);
+        CHECK(pass != 2 || st.removed_nodes == 1);
+      } else {
+        CHECK(s == PTERA_MEMORY_ALLOCATION_FAILED);
+        CHECK(g->err.status == PTERA_MEMORY_ALLOCATION_FAILED && g->err.msg[0] != 0);
+      }
+      fail_at = 0;
+      pc_graph_free(g);
+      CHECK(live_blocks == 0);
+    }
+    CHECK(succeeded);
+  }
+}
+
 int main(void) {
   test_chain();
   test_lists();
@@ -297,5 +371,6 @@ int main(void) {
   test_dynamic_bound();
   test_not_folded();
   test_written_twice();
+  test_alloc_failures();
   return check_summary("constprop");
 }
