@@ -33,6 +33,17 @@ static void note_write(void *ctx, int32_t v, bool written) {
   if (m->is_input[v] || is_state_store(w->g, v)) m->mutated[v] = 1;
 }
 
+/* Flags each listed value and the items of listed tensor lists. */
+static void mark_io(const pc_graph *g, uint8_t *flags, const int32_t *ids, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    const pc_gvalue *x = &g->values[ids[i]];
+    flags[ids[i]] = 1;
+    if (x->kind != PC_G_TENSORS && x->kind != PC_G_OPT_TENSORS) continue;
+    for (uint32_t k = 0; k < x->u.tensors.len; k++)
+      if (x->u.tensors.ids[k] >= 0) flags[x->u.tensors.ids[k]] = 1;
+  }
+}
+
 ptera_status pc_mutation_analyze(pc_graph *g, pc_mutation *m) {
   memset(m, 0, sizeof *m);
   uint32_t n = g->nvalues ? g->nvalues : 1;
@@ -53,8 +64,8 @@ ptera_status pc_mutation_analyze(pc_graph *g, pc_mutation *m) {
                    (unsigned)g->nvalues);
   }
   for (uint32_t v = 0; v < g->nvalues; v++) m->producer[v] = -1;
-  for (uint32_t i = 0; i < g->ninputs; i++) m->is_input[g->inputs[i]] = 1;
-  for (uint32_t i = 0; i < g->noutputs; i++) m->is_output[g->outputs[i]] = 1;
+  mark_io(g, m->is_input, g->inputs, g->ninputs);
+  mark_io(g, m->is_output, g->outputs, g->noutputs);
   for (uint32_t v = 0; v < g->nvalues; v++) {
     int32_t r = pc_graph_alias_root(g, (int32_t)v);
     m->class_size[r]++;

@@ -9,7 +9,9 @@
  *    items and from an item to every list holding it, until nothing changes;
  *  - written[v]: some live CALL writes v (directly or through a written list);
  *  - state_root[r]: alias class r holds a method input, a CONST or a BUFFER;
- *  - class_size[r]: how many values alias class r holds.
+ *  - class_size[r]: how many values alias class r holds;
+ *  - is_input[v] / is_output[v]: v, or a tensor list holding v, is a method
+ *    input / output.
  * Arrays are indexed by value id (state_root and class_size by alias root). */
 #ifndef PTERA_COMPILER_MUTATION_H
 #define PTERA_COMPILER_MUTATION_H

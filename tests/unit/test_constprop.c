@@ -224,7 +224,8 @@ static void test_dynamic_bound(void) {
   pc_graph_free(g);
 }
 
-/* Never folded: random ops, ops without a kernel, a method output, and a call
+/* Never folded: random ops, ops without a kernel, a method output (direct or
+ * in an output list), and a call
  * whose kernel fails ([2,2] + [3] does not broadcast). */
 static void test_not_folded(void) {
   pc_graph *g = pc_graph_new(NULL, "forward");
@@ -248,13 +249,17 @@ static void test_not_folded(void) {
   int32_t cat = fact(g, 2, IDS(10, 2));
   pc_graph_call(g, "aten::cat.out", IDS(l, zero, cat), W(0, 0, 1), 3);
   pc_graph_call(g, "aten::mul.out", IDS(x, x, y), W(0, 0, 1), 3);
+  /* An output held in a tensor list that is a method output. */
+  int32_t out2 = fact(g, 2, IDS(2, 2));
+  int32_t outl = pc_graph_tensor_list(g, IDS(out2), 1, false);
+  pc_graph_call(g, "aten::mul.out", IDS(c, c, out2), W(0, 0, 1), 3);
   pc_graph_set_inputs(g, &x, 1);
-  pc_graph_set_outputs(g, IDS(out, cat, y), 3);
+  pc_graph_set_outputs(g, IDS(out, cat, y, outl), 4);
   pc_pass_stats st = {0};
   CHECK(pc_constprop(g, &st) == PTERA_OK);
   CHECK(st.folded_nodes == 0);
   for (uint32_t k = 0; k < g->nnodes; k++) CHECK(!g->nodes[k].removed);
-  int32_t ids[] = {r1, r2, r3, bad, out, e, cat, y};
+  int32_t ids[] = {r1, r2, r3, bad, out, e, cat, y, out2};
   for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
     CHECK(T(g, ids[i])->store == PC_T_ACTIVATION && T(g, ids[i])->data == NULL);
   CHECK(T(g, bad)->dim == 2 && T(g, bad)->sizes[0] == 2 && T(g, bad)->sizes[1] == 2);
