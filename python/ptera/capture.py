@@ -58,6 +58,36 @@ def _no_fused_fast_paths():
         ov.has_torch_function = saved
 
 
+@contextlib.contextmanager
+def _setitem_as_index_put():
+    """torch 1.13's functionalization fails on `t[:, :, idx] = v` (Python
+    __setitem__ with full slices before a tensor index: 'sym_strides() called
+    on an undefined Tensor'), while aten::index_put_ with None indices works.
+    Route such assignments (keys made only of full slices and tensors)
+    through index_put_ while tracing."""
+    orig = torch.Tensor.__setitem__
+
+    def setitem(self, key, value):
+        k = key if isinstance(key, tuple) else (key,)
+        full = slice(None, None, None)
+        if (any(isinstance(x, torch.Tensor) for x in k)
+                and all(isinstance(x, torch.Tensor) or x == full for x in k)):
+            idx = [x if isinstance(x, torch.Tensor) else None for x in k]
+            while idx and idx[-1] is None:
+                idx.pop()
+            if not isinstance(value, torch.Tensor):
+                value = torch.tensor(value, dtype=self.dtype)
+            torch.ops.aten.index_put_(self, idx, value)
+            return
+        orig(self, key, value)
+
+    torch.Tensor.__setitem__ = setitem
+    try:
+        yield
+    finally:
+        torch.Tensor.__setitem__ = orig
+
+
 def _state(module):
     """Unique parameter/buffer tensors: list of (role, fqn, tensor, [names])."""
     seen = {}
@@ -119,7 +149,7 @@ def _capture_make_fx(module, example_inputs, method, decompositions):
 
     real_state = [t.detach().clone() for (_, _, t, _) in state]
     real_inputs = [flat_in[p] for p in tensor_pos]
-    with torch.no_grad(), _no_fused_fast_paths():
+    with torch.no_grad(), _no_fused_fast_paths(), _setitem_as_index_put():
         gm = make_fx(functionalize(flat_fn, remove="mutations_and_views"),
                      decomposition_table=decompositions or {})(*real_state, *real_inputs)
 

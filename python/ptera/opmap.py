@@ -482,6 +482,19 @@ class Lowerer:
             return
         fs = tgt._schema
         bound = _bind(fs, n.args, n.kwargs)
+        name = op_name(tgt)
+        if (name in registered_ops() and fs.arguments and not any(is_out(a) for a in fs.arguments)
+                and fs.arguments[0].alias_info is not None and fs.arguments[0].alias_info.is_write):
+            # a registered in-place kernel (index_put_ from a decomposition)
+            kinds = _enum_args(fs)
+            like = self.c.values.get(n.args[0].name)
+            args = []
+            for a in fs.arguments:
+                v = bound[a.name] if a.name in bound else a.default_value
+                args.append(self._encode(v, a, kinds, like))
+            self.m.node(name, args, written={0})
+            self.env[n.name] = args[0]
+            return
         rename = _rename_for(tgt)
         if rename is not None:
             target, bound = rename(bound)
