@@ -105,3 +105,19 @@ def test_unsupported_op_is_named(decomp):
     cap = capture(M(), (torch.eye(3),), decompositions=decomp)
     with pytest.raises(UnsupportedOp, match="linalg_inv|inverse|lu|getri|linalg"):
         to_ptg(cap)
+
+
+def test_cli_ptg_only(tmp_path):
+    import os
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(here), here]))
+    out = tmp_path / "cnn.ptg"
+    r = subprocess.run([sys.executable, "-m", "ptera.export", "models:cnn", str(out),
+                        "--ptg-only"], capture_output=True, text=True, env=env, cwd=here)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert out.read_bytes().startswith(b"ptg 1\nmethod forward\n")
+    r = subprocess.run([sys.executable, "-m", "ptera.export", "--help"], capture_output=True,
+                       text=True, env=env)
+    assert r.returncode == 0 and "MODULE_SPEC" in r.stdout
