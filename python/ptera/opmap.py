@@ -187,6 +187,8 @@ def _match(fs, cand, bound=None):
                 return None
             score += 3
             continue
+        if ft == "number" and _is_tensor_type(ct):
+            continue  # a Scalar passed as a 0-d constant tensor
         if _is_tensor_type(ft) != _is_tensor_type(ct):
             return None
         score += 1
@@ -250,7 +252,26 @@ def _r_squeeze_dims(b):
     return "aten::squeeze_copy.dims_out", {"self": b["self"], "dim": b["dim"]}
 
 
+def _r_like(value):
+    def r(b):
+        return "aten::full_like.out", {"self": b["self"], "fill_value": value,
+                                       "memory_format": b.get("memory_format")}
+    return r
+
+
+def _r_new(target, value=None):
+    def r(b):
+        a = {"size": b["size"]}
+        if target == "aten::full.out":
+            a["fill_value"] = b["fill_value"] if value is None else value
+        return target, a
+    return r
+
+
 RENAMES = {
+    "aten::ones_like": _r_like(1), "aten::zeros_like": _r_like(0),
+    "aten::new_zeros": _r_new("aten::zeros.out"), "aten::new_ones": _r_new("aten::ones.out"),
+    "aten::new_full": _r_new("aten::full.out"), "aten::new_empty": _r_new("aten::empty.out"),
     "aten::view": _r_view, "aten::view_copy": _r_view, "aten::_unsafe_view": _r_view,
     "aten::reshape": _r_view, "aten::_reshape_alias_copy": _r_view,
     "aten::_reshape_alias": _r_view, "aten::_unsafe_view_copy": _r_view,
@@ -310,10 +331,35 @@ def is_mappable(op):
     return False
 
 
+def _baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    r = torch.bmm(batch1, batch2)
+    if alpha != 1:
+        r = r * alpha
+    if beta == 0:
+        return r
+    return r + (self if beta == 1 else self * beta)
+
+
+def _addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    r = torch.bmm(batch1, batch2).sum(0)
+    if alpha != 1:
+        r = r * alpha
+    if beta == 0:
+        return r
+    return r + (self if beta == 1 else self * beta)
+
+
+# Decompositions of our own, for unregistered ops torch._decomp lacks here.
+EXTRA_DECOMPOSITIONS = {
+    aten.baddbmm.default: _baddbmm,
+    aten.addbmm.default: _addbmm,
+}
+
+
 def decompositions():
     """torch._decomp decompositions for exactly the ops that do not map."""
     from torch._decomp import decomposition_table
-    table = {}
+    table = {op: fn for op, fn in EXTRA_DECOMPOSITIONS.items() if not is_mappable(op)}
     for op, fn in decomposition_table.items():
         if not isinstance(op, torch._ops.OpOverload):
             continue
@@ -321,7 +367,7 @@ def decompositions():
             ok = is_mappable(op)
         except Exception:
             ok = False
-        if not ok:
+        if not ok and op not in table:
             table[op] = fn
     return table
 
@@ -519,9 +565,9 @@ class Lowerer:
         like = None
         for v in bound.values():
             if isinstance(v, torch.fx.Node):
-                like = self.c.values.get(v.name)
-                if isinstance(like, torch.Tensor):
-                    break
+                t = self.c.values.get(v.name)
+                if isinstance(t, torch.Tensor) and (like is None or like.dtype == torch.bool):
+                    like = t
         args = []
         for a in schema.arguments:
             if is_out(a):
