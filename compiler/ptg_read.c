@@ -100,6 +100,8 @@ static ptera_status start_method(pc_rd *r) {
   if (r->ntoks != 2) return pc_rd_fail(r, "expected 'method <name>'");
   pc_tok name = r->toks[1];
   pc_module *m = r->out;
+  if (m->nmethods >= PC_PTG_MAX_METHODS)
+    return pc_rd_fail(r, "more than %d methods", PC_PTG_MAX_METHODS);
   for (uint32_t i = 0; i < m->nmethods; i++)
     if (pc_tok_is(name, m->methods[i]->name))
       return pc_rd_fail(r, "duplicate method name '%s'", m->methods[i]->name);

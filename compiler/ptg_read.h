@@ -6,6 +6,9 @@
 #include "ptg.h"
 #include "ptg_lex.h"
 
+/* Names are checked for duplicates pairwise; real programs have a few. */
+#define PC_PTG_MAX_METHODS 10000
+
 typedef struct pc_rd {
   const ptera_allocator *allocator;
   pt_err *err;

@@ -174,9 +174,12 @@ static ptera_status put_method(wbuf *b, const pc_graph *g, uint64_t *offset, pt_
   put_str(b, "\noutputs");
   for (uint32_t i = 0; i < g->noutputs; i++) putf(b, " %d", (int)g->outputs[i]);
   put_str(b, "\n");
-  for (uint32_t i = 0; i < g->nvalues; i++)
-    if (g->values[i].alias_parent != (int32_t)i)
-      putf(b, "alias %d %u\n", (int)g->values[i].alias_parent, i);
+  /* Each value joins its class's root: the classes (not the union-find
+   * links) are what a reader rebuilds, and the same text comes back. */
+  for (uint32_t i = 0; i < g->nvalues; i++) {
+    int32_t root = pc_graph_alias_root(g, (int32_t)i);
+    if (root != (int32_t)i) putf(b, "alias %d %u\n", (int)root, i);
+  }
   for (uint32_t k = 0; k < g->nnodes; k++) {
     const pc_gnode *n = &g->nodes[k];
     if (n->kind == PC_N_REGION_END) {

@@ -214,9 +214,10 @@ static void test_regions_aliases(void) {
       "value 2 tensor Float 4\n"
       "value 3 tensor Float 4\n"
       "value 4 tensor Float 4\n"
-      "alias 1 0\n"
       "alias 2 1\n"
+      "alias 1 0\n"
       "alias 4 3\n"
+      "alias 2 2\n"
       "inputs 0\n"
       "outputs 4\n"
       "begin no_grad\n"
@@ -248,6 +249,18 @@ static void test_regions_aliases(void) {
   CHECK(pc_graph_alias_root(g, 0) == 0 && pc_graph_alias_root(g, 1) == 0);
   CHECK(pc_graph_alias_root(g, 2) == 0);
   CHECK(pc_graph_alias_root(g, 3) == 3 && pc_graph_alias_root(g, 4) == 3);
+  /* The writer joins each value to its class root (2 was linked via 1). */
+  uint8_t *out;
+  size_t n;
+  CHECK(pc_ptg_write(&m, &out, &n, &err) == PTERA_OK);
+  if (out) {
+    char *s = malloc(n + 1);
+    memcpy(s, out, n);
+    s[n] = '\0';
+    CHECK(strstr(s, "outputs 4\nalias 0 1\nalias 0 2\nalias 3 4\nbegin no_grad\n") != NULL);
+    free(s);
+    pt_free(NULL, out);
+  }
   pc_module_free(&m);
 }
 
@@ -323,6 +336,19 @@ static void test_malformed(void) {
     if (!ok) printf("  case %zu: status %d, message '%s' (want '%s')\n", i, (int)st, err.msg, want);
     CHECK(m.nmethods == 0 && m.methods == NULL);
   }
+  /* At most 10000 methods: the 10001st (line 2 + 3 * 10000) is refused. */
+  size_t cap = 32 * 10002, len = 0;
+  char *many = malloc(cap);
+  len += (size_t)snprintf(many, cap, "ptg 1\n");
+  for (int k = 0; k <= 10000; k++)
+    len += (size_t)snprintf(many + len, cap - len, "method m%d\ninputs\noutputs\n", k);
+  pc_module mm;
+  pt_err e2;
+  CHECK(parse_text(many, &mm, &e2) == PTERA_INVALID_ARGUMENT && strstr(e2.msg, "line 30002:") == e2.msg);
+  many[len - strlen("method m10000\ninputs\noutputs\n")] = '\0';
+  CHECK(parse_text(many, &mm, &e2) == PTERA_OK && mm.nmethods == 10000);
+  pc_module_free(&mm);
+  free(many);
   /* Data-section checks that need bytes. */
   uint8_t zero[64] = {0};
   const struct {
