@@ -583,6 +583,52 @@ static void test_robust(void) {
   free(bytes);
 }
 
+/* ---- allocation failures ---- */
+
+static size_t live, calls, fail_at; /* fail_at: 1-based call to fail, 0 = never */
+static void *test_alloc(void *ud, size_t size, size_t align) {
+  (void)ud;
+  if (fail_at && ++calls == fail_at) return NULL;
+  if (align < 16) align = 16;
+  void *p = aligned_alloc(align, (size + align - 1) & ~(align - 1));
+  if (p) live++;
+  return p;
+}
+static void test_free(void *ud, void *p) {
+  (void)ud;
+  if (p) live--;
+  free(p);
+}
+static const ptera_allocator failing = {test_alloc, test_free, NULL};
+
+static void test_alloc_failures(void) {
+  uint8_t data[17] = {0};
+  size_t size;
+  uint8_t *bytes = mk(kinds_text, data, sizeof data, &size);
+  bool parsed = false, written = false;
+  for (fail_at = 1; fail_at < 10000 && !(parsed && written); fail_at++) {
+    calls = 0;
+    pc_module m;
+    pt_err err;
+    ptera_status st = pc_ptg_parse(bytes, size, &failing, &m, &err);
+    CHECK(st == PTERA_OK || st == PTERA_MEMORY_ALLOCATION_FAILED);
+    if (st == PTERA_OK) {
+      parsed = true;
+      uint8_t *out = NULL;
+      size_t n;
+      st = pc_ptg_write(&m, &out, &n, &err); /* fails at each of its allocations in turn */
+      CHECK(st == PTERA_OK || (st == PTERA_MEMORY_ALLOCATION_FAILED && out == NULL));
+      if (st == PTERA_OK) written = true;
+      pt_free(&failing, out);
+      pc_module_free(&m);
+    }
+    CHECK(live == 0);
+  }
+  CHECK(parsed && written);
+  fail_at = 0;
+  free(bytes);
+}
+
 int main(void) {
   test_example();
   test_kinds();
@@ -590,5 +636,6 @@ int main(void) {
   test_malformed();
   test_roundtrip();
   test_robust();
+  test_alloc_failures();
   return check_summary("ptg");
 }
