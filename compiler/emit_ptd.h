@@ -17,9 +17,13 @@ typedef struct pc_ptd_entry {
 } pc_ptd_entry;
 
 /* Writes n entries as a .ptd into *out (options' allocator, 16-aligned; free
- * with pt_free). options may be NULL (segment alignment 0 = 16 for .ptd
- * tensor data). Duplicate or empty keys, or a size that does not match the
- * layout, give InvalidArgument. */
+ * with pt_free). options may be NULL. The segment base and every segment
+ * offset are multiples of max(segment_alignment (0 = 16), constant_alignment
+ * (0 = 16), the tensor blob alignment); entries with identical bytes share
+ * one segment. The root is the current FlatTensor (version 0, segments,
+ * named_data; no legacy tensor_alignment field, PTD.md §8). Duplicate or
+ * empty keys, or a size that does not match the layout, give
+ * InvalidArgument. */
 PT_FUNC ptera_status pc_emit_ptd(const pc_ptd_entry *entries, uint32_t n,
                                  const pc_emit_options *options, uint8_t **out, size_t *out_size,
                                  pt_err *err);

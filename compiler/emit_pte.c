@@ -6,15 +6,20 @@
 #include "fbb.h"
 
 /* Field ids (PTE.md §5). */
-enum { PROGRAM_VERSION = 0, PROGRAM_PLANS = 1, PROGRAM_SEGMENTS = 4, PROGRAM_CONST_SEG = 5 };
+enum {
+  PROGRAM_VERSION = 0, PROGRAM_PLANS = 1, PROGRAM_SEGMENTS = 4, PROGRAM_CONST_SEG = 5,
+  PROGRAM_MUTABLE_SEGS = 6
+};
 enum {
   PLAN_NAME = 0, PLAN_VALUES = 2, PLAN_INPUTS = 3, PLAN_OUTPUTS = 4, PLAN_CHAINS = 5,
   PLAN_OPERATORS = 6, PLAN_DELEGATES = 7, PLAN_BUFFER_SIZES = 8
 };
 enum {
   TENSOR_SCALAR_TYPE = 0, TENSOR_SIZES = 2, TENSOR_DIM_ORDER = 3, TENSOR_DATA_IDX = 5,
-  TENSOR_ALLOCATION = 6, TENSOR_DYNAMISM = 8
+  TENSOR_ALLOCATION = 6, TENSOR_DYNAMISM = 8, TENSOR_EXTRA = 9
 };
+enum { EXTRA_FQN = 1, EXTRA_LOCATION = 2 };
+enum { LOCATION_EXTERNAL = 1 }; /* TensorDataLocation */
 enum { INSTR_KERNEL_CALL = 1 };
 
 #define HEADER_LENGTH 32u
@@ -25,6 +30,13 @@ typedef struct pc_const {
   uint64_t offset; /* within the constant segment */
 } pc_const;
 
+/* A planned tensor's initial value; index k is data_buffer_idx k + 1 into
+ * mutable_data_segments[0]. */
+typedef struct pc_mutable {
+  const pc_tensor *tensor; /* identifies the value */
+  uint64_t offset;         /* within the mutable segment */
+} pc_mutable;
+
 typedef struct emitter {
   const pc_program *p;
   const ptera_allocator *allocator;
@@ -33,6 +45,9 @@ typedef struct emitter {
   pc_const *consts; /* unique constants; index k is data_buffer_idx k + 1 */
   size_t nconsts;
   uint64_t const_size; /* constant segment bytes */
+  pc_mutable *muts;    /* initial values of planned tensors, in value order */
+  size_t nmuts;
+  uint64_t mut_size;   /* mutable segment bytes */
   ptera_status status; /* MemoryAllocationFailed once scratch() failed */
   void *tmp;           /* scratch for converted vectors */
   size_t tmp_cap;
@@ -65,9 +80,22 @@ static ptera_status check_tensor(emitter *e, const pc_method *m, uint32_t i, con
       seen |= 1u << t->dim_order[d];
     }
   }
+  if (t->fqn && !t->fqn[0]) return bad_value(e, m, i, "empty fully qualified name");
+  if (t->external && t->storage != PC_STORAGE_CONST)
+    return bad_value(e, m, i, "only constant tensors can be external");
+  if (t->external && !t->fqn)
+    return bad_value(e, m, i, "external tensor without a fully qualified name (its .ptd key)");
+  if (t->initial && t->storage != PC_STORAGE_PLANNED)
+    return bad_value(e, m, i, "only planned tensors can have an initial value");
+  if (t->initial && t->initial_nbytes != nbytes)
+    return bad_value(e, m, i, "initial value size differs from the shape's");
   switch (t->storage) {
     case PC_STORAGE_NONE: return PTERA_OK;
     case PC_STORAGE_CONST:
+      if (t->external) /* data lives in the .ptd; nbytes, when given, must agree */
+        return t->nbytes == 0 || t->nbytes == nbytes
+                   ? PTERA_OK
+                   : bad_value(e, m, i, "constant size differs from the shape's");
       if (t->nbytes != nbytes) return bad_value(e, m, i, "constant size differs from the shape's");
       if (nbytes && !t->data) return bad_value(e, m, i, "constant without data");
       return PTERA_OK;
@@ -100,6 +128,16 @@ static ptera_status check_value(emitter *e, const pc_method *m, uint32_t i) {
           return bad_value(e, m, i, "list item is not an in-range index of the right kind");
       return PTERA_OK;
     }
+    case PC_VAL_OPT_TENSOR_LIST:
+      if (v->u.list.len && !v->u.list.items) return bad_value(e, m, i, "list without items");
+      for (uint32_t k = 0; k < v->u.list.len; k++) {
+        int32_t x = v->u.list.items[k];
+        if (x == -1) continue; /* None */
+        if (!index_ok(m, x) ||
+            (m->values[x].kind != PC_VAL_TENSOR && m->values[x].kind != PC_VAL_NULL))
+          return bad_value(e, m, i, "optional tensor list item is neither -1 nor a tensor index");
+      }
+      return PTERA_OK;
     case PC_VAL_DOUBLE_LIST:
       return v->u.doubles.len && !v->u.doubles.items ? bad_value(e, m, i, "list without items")
                                                      : PTERA_OK;
@@ -167,7 +205,8 @@ static ptera_status layout_constants(emitter *e) {
   for (uint32_t mi = 0; mi < e->p->nmethods; mi++) {
     const pc_method *m = &e->p->methods[mi];
     for (uint32_t k = 0; k < m->nvalues; k++)
-      if (m->values[k].kind == PC_VAL_TENSOR && m->values[k].u.tensor.storage == PC_STORAGE_CONST)
+      if (m->values[k].kind == PC_VAL_TENSOR && m->values[k].u.tensor.storage == PC_STORAGE_CONST &&
+          !m->values[k].u.tensor.external)
         total++;
   }
   if (total == 0) return PTERA_OK;
@@ -179,7 +218,8 @@ static ptera_status layout_constants(emitter *e) {
     const pc_method *m = &e->p->methods[mi];
     for (uint32_t k = 0; k < m->nvalues; k++) {
       const pc_tensor *t = &m->values[k].u.tensor;
-      if (m->values[k].kind != PC_VAL_TENSOR || t->storage != PC_STORAGE_CONST) continue;
+      if (m->values[k].kind != PC_VAL_TENSOR || t->storage != PC_STORAGE_CONST || t->external)
+        continue;
       if (find_const(e, t->data, t->nbytes)) continue;
       uint64_t off = round_up(end, e->calign);
       if (off < end || !pt_add_u64(off, t->nbytes, &end) || end > PC_FBB_MAX_SIZE * 8ull)
@@ -193,6 +233,46 @@ static ptera_status layout_constants(emitter *e) {
   e->const_size = end;
   return PTERA_OK;
 }
+
+/* Initial values of planned tensors: concatenated without padding (they are
+ * copied into the arena at load, never used in place; PTE.md §8). */
+static ptera_status layout_mutables(emitter *e) {
+  size_t total = 0;
+  for (uint32_t mi = 0; mi < e->p->nmethods; mi++) {
+    const pc_method *m = &e->p->methods[mi];
+    for (uint32_t k = 0; k < m->nvalues; k++)
+      if (m->values[k].kind == PC_VAL_TENSOR && m->values[k].u.tensor.initial) total++;
+  }
+  if (total == 0) return PTERA_OK;
+  if (total >= UINT32_MAX) return pt_fail(e->err, PTERA_NOT_SUPPORTED, "too many mutable tensors");
+  e->muts = pt_calloc(e->allocator, total, sizeof *e->muts, _Alignof(pc_mutable));
+  if (!e->muts) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  uint64_t end = 0;
+  for (uint32_t mi = 0; mi < e->p->nmethods; mi++) {
+    const pc_method *m = &e->p->methods[mi];
+    for (uint32_t k = 0; k < m->nvalues; k++) {
+      const pc_tensor *t = &m->values[k].u.tensor;
+      if (m->values[k].kind != PC_VAL_TENSOR || !t->initial) continue;
+      e->muts[e->nmuts].tensor = t;
+      e->muts[e->nmuts].offset = end;
+      e->nmuts++;
+      if (!pt_add_u64(end, t->initial_nbytes, &end) || end > PC_FBB_MAX_SIZE * 8ull)
+        return pt_fail(e->err, PTERA_NOT_SUPPORTED, "initial values too large");
+    }
+  }
+  e->mut_size = end;
+  return PTERA_OK;
+}
+
+/* 1-based mutable data_buffer_idx of t (which has an initial value). */
+static uint32_t find_mutable(const emitter *e, const pc_tensor *t) {
+  for (size_t k = 0; k < e->nmuts; k++)
+    if (e->muts[k].tensor == t) return (uint32_t)(k + 1);
+  return 0;
+}
+
+/* Offset of the mutable segment (segments[1]) from the segment base. */
+static uint64_t mutable_segment_offset(const emitter *e) { return round_up(e->const_size, e->salign); }
 
 /* ---- flatbuffer ---- */
 
@@ -223,13 +303,26 @@ static pc_fbb_ref emit_tensor(emitter *e, const pc_tensor *t) {
     pc_fbb_add_u32(b, 2, (uint32_t)(t->memory_offset >> 32));
     alloc = pc_fbb_table_end(b);
   }
+  pc_fbb_ref extra = 0;
+  if (t->fqn || t->external) {
+    pc_fbb_ref fqn = t->fqn ? pc_fbb_cstring(b, t->fqn) : 0;
+    pc_fbb_table_start(b);
+    pc_fbb_add_ref(b, EXTRA_FQN, fqn);
+    if (t->external) pc_fbb_add_u8(b, EXTRA_LOCATION, LOCATION_EXTERNAL);
+    extra = pc_fbb_table_end(b);
+  }
   pc_fbb_table_start(b);
   pc_fbb_add_u8(b, TENSOR_SCALAR_TYPE, t->scalar_type);
   pc_fbb_add_ref(b, TENSOR_SIZES, sizes);
   pc_fbb_add_ref(b, TENSOR_DIM_ORDER, dim_order);
-  if (t->storage == PC_STORAGE_CONST) pc_fbb_add_u32(b, TENSOR_DATA_IDX, find_const(e, t->data, t->nbytes));
+  /* External constants keep data_buffer_idx 0 (the key is the fqn). */
+  if (t->storage == PC_STORAGE_CONST && !t->external)
+    pc_fbb_add_u32(b, TENSOR_DATA_IDX, find_const(e, t->data, t->nbytes));
+  if (t->storage == PC_STORAGE_PLANNED && t->initial)
+    pc_fbb_add_u32(b, TENSOR_DATA_IDX, find_mutable(e, t));
   pc_fbb_add_ref(b, TENSOR_ALLOCATION, alloc);
   if (t->dynamism) pc_fbb_add_u8(b, TENSOR_DYNAMISM, t->dynamism);
+  pc_fbb_add_ref(b, TENSOR_EXTRA, extra);
   return pc_fbb_table_end(b);
 }
 
@@ -240,7 +333,10 @@ static pc_fbb_ref emit_value(emitter *e, const pc_value *v) {
   switch (v->kind) {
     case PC_VAL_TENSOR: member = emit_tensor(e, &v->u.tensor); goto evalue;
     case PC_VAL_STRING: child = pc_fbb_cstring(b, v->u.str); break;
-    case PC_VAL_TENSOR_LIST: child = pc_fbb_vec_scalars(b, v->u.list.items, v->u.list.len, 4, 0); break;
+    case PC_VAL_TENSOR_LIST:
+    case PC_VAL_OPT_TENSOR_LIST:
+      child = pc_fbb_vec_scalars(b, v->u.list.items, v->u.list.len, 4, 0);
+      break;
     case PC_VAL_DOUBLE_LIST:
       child = pc_fbb_vec_scalars(b, v->u.doubles.items, v->u.doubles.len, 8, 0);
       break;
@@ -341,12 +437,33 @@ static ptera_status emit_flatbuffer(emitter *e) {
   }
   pc_fbb_ref plans = pc_fbb_vec_stack(b, e->p->nmethods);
 
-  /* One constant segment (always, like upstream): segments[0]. */
+  /* One constant segment (always, like upstream): segments[0]; the mutable
+   * segment, when there are initial values, is segments[1]. */
   pc_fbb_table_start(b);
   pc_fbb_add_u64(b, 0, 0);
   pc_fbb_add_u64(b, 1, e->const_size);
   pc_fbb_push(b, pc_fbb_table_end(b));
-  pc_fbb_ref segments = pc_fbb_vec_stack(b, 1);
+  if (e->nmuts) {
+    pc_fbb_table_start(b);
+    pc_fbb_add_u64(b, 0, mutable_segment_offset(e));
+    pc_fbb_add_u64(b, 1, e->mut_size);
+    pc_fbb_push(b, pc_fbb_table_end(b));
+  }
+  pc_fbb_ref segments = pc_fbb_vec_stack(b, e->nmuts ? 2 : 1);
+
+  pc_fbb_ref mutable_segs = 0;
+  if (e->nmuts) {
+    uint64_t *moffs = scratch(e, (e->nmuts + 1) * 8);
+    if (!moffs) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+    moffs[0] = 0;
+    for (size_t k = 0; k < e->nmuts; k++) moffs[k + 1] = e->muts[k].offset;
+    pc_fbb_ref mo = pc_fbb_vec_scalars(b, moffs, e->nmuts + 1, 8, 0);
+    pc_fbb_table_start(b);
+    pc_fbb_add_u32(b, 0, 1);
+    pc_fbb_add_ref(b, 1, mo);
+    pc_fbb_push(b, pc_fbb_table_end(b));
+    mutable_segs = pc_fbb_vec_stack(b, 1);
+  }
 
   uint64_t *offsets = scratch(e, (e->nconsts + 1) * 8);
   if (!offsets) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
@@ -363,6 +480,7 @@ static ptera_status emit_flatbuffer(emitter *e) {
   pc_fbb_add_ref(b, PROGRAM_PLANS, plans);
   pc_fbb_add_ref(b, PROGRAM_SEGMENTS, segments);
   pc_fbb_add_ref(b, PROGRAM_CONST_SEG, const_seg);
+  pc_fbb_add_ref(b, PROGRAM_MUTABLE_SEGS, mutable_segs);
   pc_fbb_ref root = pc_fbb_table_end(b);
   ptera_status st = pc_fbb_finish(b, root, "ET12");
   if (st == PTERA_MEMORY_ALLOCATION_FAILED) return pt_fail(e->err, st, "out of memory");
@@ -375,15 +493,16 @@ static ptera_status emit_flatbuffer(emitter *e) {
 static ptera_status assemble(emitter *e, uint8_t **out, size_t *out_size) {
   size_t fb_size;
   const uint8_t *fb = pc_fbb_data(&e->fbb, &fb_size);
-  bool header = e->const_size > 0;
-  uint64_t pad_len = 0, program_size = fb_size, seg_base = 0, total = fb_size;
+  bool header = e->const_size > 0 || e->nmuts > 0;
+  uint64_t pad_len = 0, program_size = fb_size, seg_base = 0, seg_size = 0, total = fb_size;
   if (header) {
     uint64_t align = pc_fbb_max_align(&e->fbb);
     if (align < 16) align = 16;
     pad_len = round_up(HEADER_LENGTH, align);
     program_size = fb_size + pad_len;
     seg_base = round_up(program_size, e->salign);
-    total = seg_base + e->const_size;
+    seg_size = e->nmuts ? mutable_segment_offset(e) + e->mut_size : e->const_size;
+    total = seg_base + seg_size;
     if (program_size > PC_FBB_MAX_SIZE || total > SIZE_MAX)
       return pt_fail(e->err, PTERA_NOT_SUPPORTED, "program too large");
   }
@@ -399,11 +518,16 @@ static ptera_status assemble(emitter *e, uint8_t **out, size_t *out_size) {
     pt_put_le32(f + 12, HEADER_LENGTH);
     pt_put_le64(f + 16, program_size);
     pt_put_le64(f + 24, seg_base);
-    pt_put_le64(f + 32, e->const_size);
+    pt_put_le64(f + 32, seg_size);
     memcpy(f + 8 + pad_len, fb + 8, fb_size - 8);
     for (size_t k = 0; k < e->nconsts; k++)
       if (e->consts[k].nbytes)
         memcpy(f + seg_base + e->consts[k].offset, e->consts[k].data, e->consts[k].nbytes);
+    uint64_t mut_base = seg_base + mutable_segment_offset(e);
+    for (size_t k = 0; k < e->nmuts; k++)
+      if (e->muts[k].tensor->initial_nbytes)
+        memcpy(f + mut_base + e->muts[k].offset, e->muts[k].tensor->initial,
+               e->muts[k].tensor->initial_nbytes);
   }
   *out = f;
   *out_size = (size_t)total;
@@ -431,10 +555,12 @@ ptera_status pc_emit_pte(const pc_program *p, const pc_emit_options *options, ui
   }
   pc_fbb_init(&e.fbb, e.allocator);
   ptera_status st = layout_constants(&e);
+  if (st == PTERA_OK) st = layout_mutables(&e);
   if (st == PTERA_OK) st = emit_flatbuffer(&e);
   if (st == PTERA_OK) st = assemble(&e, out, out_size);
   pc_fbb_release(&e.fbb);
   pt_free(e.allocator, e.consts);
+  pt_free(e.allocator, e.muts);
   pt_free(e.allocator, e.tmp);
   return st;
 }

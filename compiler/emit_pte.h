@@ -10,8 +10,10 @@
  *    operators those instructions name, and the sizes of its memory-planned
  *    arenas;
  *  - tensor values say where their data lives: a constant (bytes that go into
- *    the file's constant segment), a memory-planned slot (arena + offset), or
- *    nowhere (unplanned: bound at run time by set_input / set_output_buffer).
+ *    the file's constant segment, or an external constant whose bytes live in
+ *    a .ptd under its fully qualified name), a memory-planned slot (arena +
+ *    offset, optionally with an initial value), or nowhere (unplanned: bound
+ *    at run time by set_input / set_output_buffer).
  *
  * What the emitter writes (PTE.md §1, §3, §5, §7, §11):
  *  - root Program (version 0), one ExecutionPlan per method with an empty
@@ -20,13 +22,27 @@
  *    segment: index 0 is the empty placeholder, each constant starts at a
  *    multiple of constant_alignment (default 16), zero padding between them;
  *    segments = [{0, constant bytes}] and constant_segment = {0, offsets};
- *  - when the constant segment is non-empty, the 32-byte "eh00" extended
- *    header after the identifier and the segment at a multiple of
- *    segment_alignment (default 128) after the flatbuffer; otherwise no
- *    header, and the file is just the flatbuffer.
+ *  - pc_tensor.fqn: extra_tensor_info.fully_qualified_name;
+ *  - external constants (PTE.md §6 case 1): extra_tensor_info with location
+ *    EXTERNAL and the fqn as the .ptd key, data_buffer_idx 0, nothing in the
+ *    constant segment (write the bytes with pc_emit_ptd under the same key);
+ *  - planned tensors with an initial value (PTE.md §6 case 4, §8): the bytes
+ *    go into a mutable segment, segments[1], placed after the constant
+ *    segment at the next multiple of segment_alignment; the values are
+ *    concatenated without padding (the runtime copies them into the arena at
+ *    method load) and mutable_data_segments = [{1, offsets}] with offsets[0]
+ *    the empty placeholder; the tensor's data_buffer_idx (>= 1) indexes it.
+ *    Each such tensor gets its own entry (no deduplication: they are state);
+ *  - when the constant segment is non-empty or there are initial values, the
+ *    32-byte "eh00" extended header after the identifier and the segments
+ *    from a multiple of segment_alignment (default 128) after the flatbuffer;
+ *    otherwise no header, and the file is just the flatbuffer.
  *
  * Inputs are validated (indices in range, tensor shapes, constant sizes,
- * arena ids); a bad description fails with InvalidArgument and a message. */
+ * arena ids, list item kinds; external only on CONST tensors and with a
+ * non-empty fqn; initial only on PLANNED tensors with initial_nbytes equal
+ * to the shape's bytes); a bad description fails with InvalidArgument and a
+ * message. */
 #ifndef PTERA_COMPILER_EMIT_PTE_H
 #define PTERA_COMPILER_EMIT_PTE_H
 
@@ -70,7 +86,8 @@ typedef struct pc_tensor {
   /* extra_tensor_info.fully_qualified_name when non-NULL. */
   const char *fqn;
   /* CONST only: the data lives in an external .ptd under key fqn (location
-   * EXTERNAL); data/nbytes are then not written to the file. */
+   * EXTERNAL); data is then not written to the file (nbytes may be 0 or the
+   * shape's bytes). Requires fqn. */
   bool external;
   /* PLANNED only: initial value copied in at load (mutable state such as a
    * KV cache), stored in mutable_data_segments[0]; NULL for none. */
@@ -86,7 +103,7 @@ typedef struct pc_value {
     double d;
     const char *str;                                  /* NUL-terminated */
     pc_tensor tensor;
-    struct { const int32_t *items; uint32_t len; } list; /* INT/TENSOR_LIST */
+    struct { const int32_t *items; uint32_t len; } list; /* INT/TENSOR/OPT_TENSOR_LIST */
     struct { const double *items; uint32_t len; } doubles;
     struct { const bool *items; uint32_t len; } bools;
   } u;
