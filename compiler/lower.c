@@ -255,7 +255,7 @@ static ptera_status lower_one(lw_out *w, lw_method *m, uint32_t mi) {
   if (st == PTERA_OK) st = lw_plan(m, w->o->allocator);
   if (st != PTERA_OK) return st;
   pc_memplan_stats(&m->plan, &r->plans[mi]);
-  uint32_t count;
+  uint32_t count = 0;
   st = map_values(m, index, &count, w->e);
   if (st != PTERA_OK) return st;
   pc_value *vals = pt_arena_array(a, count ? count : 1, sizeof *vals, 8);
