@@ -44,7 +44,8 @@ static ptera_status external_key(lw_out *w, const pc_gtensor *t, const char **ke
   for (uint32_t i = 0; i < r->nptd; i++) {
     pc_ptd_entry *p = &r->ptd[i];
     if (strcmp(p->key, k) != 0) continue;
-    bool same = same_layout(p, t) && (p->data == t->data || memcmp(p->data, t->data, t->nbytes) == 0);
+    bool same = same_layout(p, t) && (t->nbytes == 0 || p->data == t->data ||
+                                      memcmp(p->data, t->data, t->nbytes) == 0);
     if (same) *key = p->key;
     else if (w->o->weight_keys == PC_WEIGHT_KEYS_FQN)
       return pt_fail(w->e, PTERA_INVALID_ARGUMENT,

@@ -14,3 +14,7 @@ set_tests_properties(corpus PROPERTIES COST 1000)
 if(TEST test_corrupt_corpus)
   set_tests_properties(test_corrupt_corpus PROPERTIES COST 900)
 endif()
+# `ptera compile` end to end: a generated .ptg compiled, run and checked.
+add_test(NAME compile_cli
+         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/compile/test_compile_cli.py
+                 $<TARGET_FILE:ptera> ${CMAKE_BINARY_DIR}/compile_cli)
