@@ -107,18 +107,80 @@ static ptera_status lower_tensor(lw_out *w, const lw_method *m, int32_t v, pc_te
   return st;
 }
 
-/* Counts program values and maps graph ids to program indices. */
-static ptera_status map_values(const lw_method *m, int32_t *index, uint32_t *count, pt_err *e) {
+/* Operators whose result is their return slot (no out argument): the
+ * graph's last, written argument already is that slot. */
+static bool functional_op(const char *op) {
+  return strncmp(op, "executorch_prim::", 17) == 0 || strcmp(op, "aten::sym_size.int") == 0 ||
+         strcmp(op, "aten::sym_numel") == 0 || strcmp(op, "aten::_local_scalar_dense") == 0;
+}
+
+static bool live_call(const pc_gnode *n) { return n->kind == PC_N_CALL && !n->removed; }
+
+/* Counts program values and maps graph ids to program indices; then gives
+ * each live call its return slot (m->ret): the one written argument, or a
+ * new value after the graph's (a list of the written tensors, or None). */
+static ptera_status map_values(lw_method *m, int32_t *index, uint32_t *count, pt_err *e) {
+  const pc_graph *g = m->g;
   uint64_t n = 0;
-  for (uint32_t v = 0; v < m->g->nvalues; v++) {
+  for (uint32_t v = 0; v < g->nvalues; v++) {
     index[v] = -1;
     if (!m->reach[v]) continue;
-    const pc_gvalue *x = &m->g->values[v];
+    const pc_gvalue *x = &g->values[v];
     if (x->kind == PC_G_INTS) n += x->u.ints.len;
     if (n >= INT32_MAX) return pt_fail(e, PTERA_NOT_SUPPORTED, "too many values");
     index[v] = (int32_t)n++;
   }
+  for (uint32_t i = 0; i < g->nnodes; i++) {
+    const pc_gnode *nd = &g->nodes[i];
+    m->ret[i] = -1;
+    if (!live_call(nd) || functional_op(nd->op)) continue;
+    uint32_t nw = 0, last = 0;
+    for (uint32_t a = 0; a < nd->nargs; a++)
+      if (nd->writes[a]) nw++, last = a;
+    if (nw == 1) {
+      m->ret[i] = index[nd->args[last]];
+      continue;
+    }
+    if (n >= INT32_MAX) return pt_fail(e, PTERA_NOT_SUPPORTED, "too many values");
+    m->ret[i] = (int32_t)n++;
+  }
   *count = (uint32_t)n;
+  return PTERA_OK;
+}
+
+/* Fills the return-slot values map_values created. */
+static ptera_status lower_returns(lw_out *w, const lw_method *m, const int32_t *index,
+                                  pc_value *vals) {
+  const pc_graph *g = m->g;
+  for (uint32_t i = 0; i < g->nnodes; i++) {
+    const pc_gnode *nd = &g->nodes[i];
+    if (m->ret[i] < 0 || !live_call(nd)) continue;
+    uint32_t nw = 0, nt = 0;
+    for (uint32_t a = 0; a < nd->nargs; a++) {
+      if (!nd->writes[a]) continue;
+      const pc_gvalue *x = &g->values[nd->args[a]];
+      nw++;
+      nt += x->kind == PC_G_TENSOR ? 1 : x->kind == PC_G_TENSORS ? x->u.tensors.len : 0;
+    }
+    if (nw == 1) continue; /* the written argument itself */
+    pc_value *d = &vals[m->ret[i]];
+    memset(d, 0, sizeof *d);
+    if (nw == 0) {
+      d->kind = PC_VAL_NULL;
+      continue;
+    }
+    int32_t *items = pt_arena_array(&w->r->arena, nt ? nt : 1, sizeof *items, 4);
+    if (!items) return oom(w->e);
+    uint32_t k = 0;
+    for (uint32_t a = 0; a < nd->nargs; a++) {
+      if (!nd->writes[a]) continue;
+      const pc_gvalue *x = &g->values[nd->args[a]];
+      if (x->kind == PC_G_TENSOR) items[k++] = index[nd->args[a]];
+      if (x->kind == PC_G_TENSORS)
+        for (uint32_t t = 0; t < x->u.tensors.len; t++) items[k++] = index[x->u.tensors.ids[t]];
+    }
+    d->kind = PC_VAL_TENSOR_LIST, d->u.list.items = items, d->u.list.len = k;
+  }
   return PTERA_OK;
 }
 
@@ -219,10 +281,12 @@ static ptera_status lower_instrs(lw_out *w, lw_method *m, const int32_t *index,
       if (st != PTERA_OK) return st;
       full[nops++] = nd->op;
     }
-    int32_t *args = pt_arena_array(a, nd->nargs ? nd->nargs : 1, sizeof *args, 4);
+    uint32_t nargs = nd->nargs + (m->ret[i] >= 0);
+    int32_t *args = pt_arena_array(a, nargs ? nargs : 1, sizeof *args, 4);
     if (!args) return oom(w->e);
     for (uint32_t j = 0; j < nd->nargs; j++) args[j] = index[nd->args[j]];
-    instrs[k++] = (pc_instr){op, args, nd->nargs};
+    if (m->ret[i] >= 0) args[nd->nargs] = m->ret[i];
+    instrs[k++] = (pc_instr){op, args, nargs};
   }
   pm->instrs = instrs, pm->ninstrs = n;
   pm->ops = ops, pm->nops = nops;
@@ -249,8 +313,10 @@ static ptera_status lower_one(lw_out *w, lw_method *m, uint32_t mi) {
   m->written = pt_arena_array(&m->scratch, nv, 1, 1);
   m->role = pt_arena_array(&m->scratch, nv, 1, 1);
   m->buf = pt_arena_array(&m->scratch, nv, sizeof *m->buf, 4);
+  m->ret = pt_arena_array(&m->scratch, g->nnodes ? g->nnodes : 1, sizeof *m->ret, 4);
   int32_t *index = pt_arena_array(a, nv, sizeof *index, 4);
-  if (!m->reach || !m->is_view || !m->written || !m->role || !m->buf || !index) return oom(w->e);
+  if (!m->reach || !m->is_view || !m->written || !m->role || !m->buf || !m->ret || !index)
+    return oom(w->e);
   r->value_index[mi] = index;
   ptera_status st = lw_analyze(m);
   if (st == PTERA_OK) st = lw_plan(m, w->o->allocator);
@@ -273,6 +339,7 @@ static ptera_status lower_one(lw_out *w, lw_method *m, uint32_t mi) {
   pm->values = vals, pm->nvalues = count;
   pm->buffer_sizes = sizes, pm->nbuffers = m->plan.num_arenas;
   st = lower_values(w, m, index, vals);
+  if (st == PTERA_OK) st = lower_returns(w, m, index, vals);
   if (st == PTERA_OK) st = lower_instrs(w, m, index, pm);
   if (st == PTERA_OK) st = lower_io(a, index, g->inputs, g->ninputs, &pm->inputs, w->e);
   if (st == PTERA_OK) st = lower_io(a, index, g->outputs, g->noutputs, &pm->outputs, w->e);

@@ -9,9 +9,14 @@
  *    items index boxed Int values created just before the list (as
  *    ExecuTorch emits them); DOUBLES/BOOLS are inline lists; TENSORS a
  *    TensorList; OPT_TENSORS an OptionalTensorList (-1 stays -1).
- *  - one KernelCall per live CALL node, in order. "ns::name.overload" is
- *    split at the last '.' (no dot: the default overload ""); the operator
- *    table is deduplicated per method.
+ *  - one KernelCall per live CALL node, in order, with the return slot the
+ *    graph leaves out appended (EXECUTION.md 7.1): the one written argument;
+ *    a new TensorList of the written tensors when there are several; a new
+ *    None when there is none. Functional operators (executorch_prim::*,
+ *    aten::sym_size.int, aten::sym_numel, aten::_local_scalar_dense) get
+ *    nothing appended: their last, written argument is the return slot.
+ *  - "ns::name.overload" is split at the last '.' (no dot: the default
+ *    overload ""); the operator table is deduplicated per method.
  *
  * Tensors:
  *  - CONST: constant data in the .pte. With external weights the data goes

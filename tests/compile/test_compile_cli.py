@@ -51,12 +51,12 @@ value 10 tensor Float 2,4
 inputs 0
 outputs 9
 begin no_grad
-node aten::add.out 2 3 4 !5 !5
+node aten::add.out 2 3 4 !5
 end
-node aten::linear.out 0 1 5 !6 !6
-node aten::add.out 6 7 4 !8 !8
-node aten::relu.out 8 !9 !9
-node aten::relu.out 0 !10 !10
+node aten::linear.out 0 1 5 !6
+node aten::add.out 6 7 4 !8
+node aten::relu.out 8 !9
+node aten::relu.out 0 !10
 data 96
 """
 # x W^T = [[1, 2, 10], [-1, -2, -10]]; + (b1 + b2) = + [1.5, -8, 3]

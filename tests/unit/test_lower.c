@@ -19,16 +19,13 @@ static int32_t act(pc_graph *g, uint32_t dim, const int32_t *sizes) {
   return pc_graph_tensor(g, F32, dim, sizes, PC_T_ACTIVATION, NULL, 0, NULL);
 }
 
-/* A call of an out variant: args end with nout out arguments; the return
- * slots (the same values again) are appended, as the runtime passes them. */
+/* A call whose last nout arguments are written (the graph leaves the
+ * return slot out; the lowering appends it). */
 static int32_t call(pc_graph *g, const char *op, const int32_t *args, uint32_t nargs,
                     uint32_t nout) {
   uint8_t w[16] = {0};
-  int32_t all[16];
-  memcpy(all, args, nargs * sizeof *args);
-  memcpy(all + nargs, args + nargs - nout, nout * sizeof *args);
-  for (uint32_t i = nargs - nout; i < nargs + nout; i++) w[i] = 1;
-  return pc_graph_call(g, op, all, w, nargs + nout);
+  for (uint32_t i = nargs - nout; i < nargs; i++) w[i] = 1;
+  return pc_graph_call(g, op, args, w, nargs);
 }
 
 /* Lowers and emits; returns the .pte (pt_free) or NULL. */
@@ -192,6 +189,9 @@ static void test_linear_relu(void) {
     const pc_method *m = &r.program.methods[0];
     /* Region markers and the removed call are gone; so are its values. */
     CHECK(m->ninstrs == 2 && m->nops == 2 && m->nvalues == 5);
+    /* The return slot is appended: the out argument again. */
+    CHECK(m->instrs[0].nargs == 5 && m->instrs[0].args[4] == m->instrs[0].args[3] &&
+          m->instrs[1].nargs == 3 && m->instrs[1].args[2] == r.value_index[0][5]);
     CHECK(!strcmp(m->ops[0].name, "aten::linear") && !strcmp(m->ops[0].overload, "out"));
     CHECK(!strcmp(m->ops[1].name, "aten::relu") && !strcmp(m->ops[1].overload, "out"));
     CHECK(r.value_index[0][3] == -1 && r.value_index[0][6] == -1 && r.value_index[0][5] == 4);
@@ -371,7 +371,7 @@ static void test_buffer_state(void) {
   int32_t buf = pc_graph_tensor(g, F32, 1, (int32_t[]){3}, PC_T_BUFFER, S0, 12, "state");
   int32_t one = pc_graph_int(g, 1), t = act(g, 1, (int32_t[]){3}), nb = pc_graph_bool(g, false);
   call(g, "aten::add.out", (int32_t[]){buf, x, one, t}, 4, 1);
-  pc_graph_call(g, "aten::copy_", (int32_t[]){buf, t, nb, buf}, (uint8_t[]){1, 0, 0, 1}, 4);
+  pc_graph_call(g, "aten::copy_", (int32_t[]){buf, t, nb}, (uint8_t[]){1, 0, 0}, 3);
   pc_graph_set_inputs(g, &x, 1);
   pc_graph_set_outputs(g, &t, 1);
   pc_lower_result r;
@@ -382,6 +382,8 @@ static void test_buffer_state(void) {
     const pc_tensor *bt = &m->values[r.value_index[0][buf]].u.tensor;
     CHECK(bt->storage == PC_STORAGE_PLANNED && bt->initial == g->values[buf].u.t.data &&
           bt->initial_nbytes == 12 && bt->fqn && !strcmp(bt->fqn, "state"));
+    CHECK(m->ninstrs == 2 && m->instrs[1].nargs == 4 &&
+          m->instrs[1].args[3] == r.value_index[0][buf]);
     check_plan(m, false);
     ptera_program *prog;
     ptera_method *meth = open_method(&prog, pte, size, NULL, 0, "forward");
@@ -455,6 +457,7 @@ static void test_views(void) {
     const pc_tensor *tt = &m->values[r.value_index[0][t]].u.tensor;
     const pc_tensor *tz = &m->values[r.value_index[0][z]].u.tensor;
     CHECK(tv->storage == PC_STORAGE_NONE && tt->storage == PC_STORAGE_PLANNED);
+    CHECK(m->instrs[1].nargs == 3); /* functional: no return slot added */
     CHECK(tz->memory_offset != tt->memory_offset);
     check_plan(m, false);
     ptera_program *prog;
@@ -476,12 +479,25 @@ static void test_misc(void) {
   int32_t ol = pc_graph_tensor_list(g, (int32_t[]){-1, x}, 2, true);
   int32_t d = pc_graph_doubles(g, (double[]){0.5, 2}, 2), s = pc_graph_string(g, "mean");
   pc_graph_call(g, "my.ns::op", (int32_t[]){ol, d, s, y}, (uint8_t[]){0, 0, 0, 1}, 4);
+  /* Two outs: the return slot is a new list of both; none: a new None. */
+  int32_t o1 = act(g, 1, (int32_t[]){2}), o2 = act(g, 1, (int32_t[]){2});
+  call(g, "my::two.out", (int32_t[]){x, o1, o2}, 3, 2);
+  call(g, "my::sink", (int32_t[]){o1, o2}, 2, 0);
   pc_graph_set_inputs(g, &x, 1);
   pc_graph_set_outputs(g, &y, 1);
   pc_lower_result r;
   pt_err e;
   CHECK(pc_lower(&g, 1, NULL, &r, &e) == PTERA_OK);
   const pc_method *m = &r.program.methods[0];
+  CHECK(m->ninstrs == 3 && m->instrs[1].nargs == 4 && m->instrs[2].nargs == 3);
+  if (m->ninstrs == 3 && m->instrs[1].nargs == 4 && m->instrs[2].nargs == 3) {
+    const pc_value *two = &m->values[m->instrs[1].args[3]];
+    CHECK(two->kind == PC_VAL_TENSOR_LIST && two->u.list.len == 2 &&
+          two->u.list.items[0] == r.value_index[0][o1] &&
+          two->u.list.items[1] == r.value_index[0][o2]);
+    CHECK(m->values[m->instrs[2].args[2]].kind == PC_VAL_NULL);
+    CHECK(m->instrs[1].args[3] >= r.value_index[0][o2]); /* after the graph's values */
+  }
   CHECK(!strcmp(m->ops[0].name, "my.ns::op") && !strcmp(m->ops[0].overload, ""));
   const pc_value *l = &m->values[r.value_index[0][ol]];
   CHECK(l->kind == PC_VAL_OPT_TENSOR_LIST && l->u.list.len == 2 && l->u.list.items[0] == -1 &&
