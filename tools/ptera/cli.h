@@ -14,6 +14,7 @@ int cli_run(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_ops(int argc, char **argv);
+int cli_compile(int argc, char **argv);
 
 /* Prints "ptera: <Status>: message" to stderr and returns 1. */
 int cli_error(ptera_status st, const char *fmt, ...)
