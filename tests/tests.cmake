@@ -28,3 +28,10 @@ set_tests_properties(cli_run_topk PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME compile_cli
          COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/compile/test_compile_cli.py
                  $<TARGET_FILE:ptera> ${CMAKE_BINARY_DIR}/compile_cli)
+# The Python front end (python/ptera): capture and operator mapping checked by
+# a reference interpreter, and export -> ptera compile -> ptera run against
+# eager PyTorch. Skips fail the test (PTERA_NO_SKIP).
+add_test(NAME python_frontend
+         COMMAND ${CMAKE_COMMAND} -E env PTERA_BIN=$<TARGET_FILE:ptera> PTERA_NO_SKIP=1
+                 ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${CMAKE_SOURCE_DIR}/python/tests)
+set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
