@@ -25,6 +25,8 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
                                pt_err *e) {
   ptera_status st = PTERA_OK;
   s->nodes_before = live_calls(g);
+  /* Weights in a .ptd under their names can be swapped after compiling. */
+  g->named_consts_replaceable = o->external_weights && o->weight_keys == PC_WEIGHT_KEYS_FQN;
   if (!o->no_constprop) st = run_pass(g, pc_constprop, "constant propagation", &s->passes, e);
   if (st == PTERA_OK && !o->no_dedup)
     st = run_pass(g, pc_dedup_constants, "constant deduplication", &s->passes, e);

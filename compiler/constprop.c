@@ -43,7 +43,7 @@ typedef struct fold_ctx {
 static bool plain_tensor_read(const pc_graph *g, const pc_mutation *m, int32_t v) {
   const pc_gvalue *x = &g->values[v];
   return x->kind == PC_G_TENSOR && x->u.t.store == PC_T_CONST && !m->mutated[v] &&
-         !m->is_input[v];
+         !m->is_input[v] && !(g->named_consts_replaceable && x->u.t.fqn);
 }
 
 /* A written tensor the fold may turn into a constant. */

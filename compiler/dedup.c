@@ -94,7 +94,7 @@ ptera_status pc_dedup_constants(pc_graph *g, pc_pass_stats *stats) {
     repl[v] = (int32_t)v;
     const pc_gvalue *x = &g->values[v];
     if (x->kind != PC_G_TENSOR || x->u.t.store != PC_T_CONST || m.mutated[v] ||
-        m.is_input[v])
+        m.is_input[v] || (g->named_consts_replaceable && x->u.t.fqn))
       continue;
     keys[nkeys].hash = hash_const(&x->u.t);
     keys[nkeys++].id = (int32_t)v;

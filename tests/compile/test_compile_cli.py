@@ -96,7 +96,13 @@ def ptera(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-def compile_and_run(tag, extra, data_args):
+FOLDED = "5 -> 3 nodes (folded 1, merged 1 constants / 12 B, removed 1)"
+# Weights in a .ptd under their names may be replaced later: nothing that
+# reads fc.b1/fc.b2 is folded and they are not merged.
+KEPT = "5 -> 4 nodes (folded 0, merged 0 constants / 0 B, removed 1)"
+
+
+def compile_and_run(tag, extra, data_args, report=FOLDED):
     pte = os.path.join(WORK, tag + ".pte")
     for p in [pte] + data_args[1::2]:
         if os.path.exists(p):
@@ -105,7 +111,7 @@ def compile_and_run(tag, extra, data_args):
     check(rc == 0, "%s: compile exits 0 (%s)" % (tag, err.strip()))
     if rc != 0:
         return out
-    check("method forward: 5 -> 3 nodes (folded 1, merged 1 constants / 12 B, removed 1)" in out,
+    check(("method forward: " + report) in out,
           "%s: report line: %r" % (tag, out))
     check("planned " in out and "no reuse" in out, "%s: planned bytes reported" % tag)
     check(("wrote %s (%d B)" % (pte, os.path.getsize(pte))) in out, "%s: .pte size reported" % tag)
@@ -122,7 +128,7 @@ def compile_and_run(tag, extra, data_args):
 
 compile_and_run("inside", [], [])
 ptd = os.path.join(WORK, "fqn.ptd")
-out = compile_and_run("fqn", ["--external-weights", ptd], ["--data", ptd])
+out = compile_and_run("fqn", ["--external-weights", ptd], ["--data", ptd], KEPT)
 check(os.path.exists(ptd) and ("wrote %s (%d B" % (ptd, os.path.getsize(ptd))) in out,
       "fqn: .ptd written and reported")
 # Without the weights file the program cannot run.

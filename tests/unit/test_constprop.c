@@ -369,6 +369,43 @@ static void test_alloc_failures(void) {
   }
 }
 
+/* Named weights headed for a .ptd under their fqn may be replaced after
+ * compiling: t(W) must stay a run-time call, while an unnamed constant still
+ * folds. */
+static void test_replaceable_weights(void) {
+  for (int replaceable = 0; replaceable <= 1; replaceable++) {
+    pc_graph *g = pc_graph_new(NULL, "forward");
+    CHECK(g != NULL);
+    g->named_consts_replaceable = replaceable != 0;
+    const float w[] = {1, 2, 3, 4, 5, 6}, k[] = {1, 1, 1};
+    int32_t cw = pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 2, IDS(2, 3), PC_T_CONST, w, sizeof w,
+                                 "fc.weight");
+    int32_t ck = fconst(g, 1, IDS(3), k, 3);
+    int32_t one = pc_graph_int(g, 1);
+    int32_t wt = fact(g, 2, IDS(3, 2)), k2 = fact(g, 1, IDS(3));
+    int32_t x = fact(g, 2, IDS(1, 3)), y = fact(g, 2, IDS(1, 2)), z = fact(g, 2, IDS(1, 3));
+    CHECK(pc_graph_call(g, "aten::t_copy.out", IDS(cw, wt), W(0, 1), 2) == 0);
+    CHECK(pc_graph_call(g, "aten::add.out", IDS(ck, ck, one, k2), W(0, 0, 0, 1), 4) == 1);
+    CHECK(pc_graph_call(g, "aten::mm.out", IDS(x, wt, y), W(0, 0, 1), 3) == 2);
+    CHECK(pc_graph_call(g, "aten::add.out", IDS(x, k2, one, z), W(0, 0, 0, 1), 4) == 3);
+    CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK);
+    CHECK(pc_graph_set_outputs(g, IDS(y, z), 2) == PTERA_OK);
+    pc_pass_stats st = {0};
+    CHECK(pc_constprop(g, &st) == PTERA_OK);
+    CHECK(g->nodes[1].removed && T(g, k2)->store == PC_T_CONST);
+    const float want_k2[] = {2, 2, 2}, want_wt[] = {1, 4, 2, 5, 3, 6};
+    CHECK(float_bytes_are(T(g, k2), want_k2, 3));
+    if (replaceable) {
+      CHECK(st.folded_nodes == 1);
+      CHECK(!g->nodes[0].removed && T(g, wt)->store == PC_T_ACTIVATION);
+    } else {
+      CHECK(st.folded_nodes == 2);
+      CHECK(g->nodes[0].removed && float_bytes_are(T(g, wt), want_wt, 6));
+    }
+    pc_graph_free(g);
+  }
+}
+
 int main(void) {
   test_chain();
   test_lists();
@@ -376,6 +413,7 @@ int main(void) {
   test_dynamic_bound();
   test_not_folded();
   test_written_twice();
+  test_replaceable_weights();
   test_alloc_failures();
   return check_summary("constprop");
 }
