@@ -103,6 +103,11 @@ typedef struct pc_graph {
   pt_arena arena;
   const ptera_allocator *allocator;
   pt_err err;
+  /* Set by the driver when named constants go to a .ptd keyed by their fqn:
+   * the user may replace those weights after compiling (a weights-only
+   * update), so the passes treat every CONST with an fqn as unknown: not
+   * folded through and not merged. */
+  bool named_consts_replaceable;
 } pc_graph;
 
 /* NULL only when out of memory. */

@@ -19,13 +19,14 @@ typedef struct pc_pass_stats {
  * whose inputs are all constants, and turns its outputs into CONST tensors
  * with static shapes. Never folds a call that reads a mutated value (graph.h)
  * or whose outputs are mutated, method outputs, or not fresh; never folds
- * random or nondeterministic ops. */
+ * random or nondeterministic ops. With g->named_consts_replaceable, CONSTs
+ * with an fqn count as unknown (never read by a folded call). */
 PT_FUNC ptera_status pc_constprop(pc_graph *g, pc_pass_stats *stats);
 
 /* Constant deduplication: CONST tensors with equal dtype, shape, dim order
  * and bytes become one; arguments referring to a duplicate are rewritten to
  * the survivor, whose data is left untouched. Mutated constants are never
- * merged. */
+ * merged, nor, with g->named_consts_replaceable, constants with an fqn. */
 PT_FUNC ptera_status pc_dedup_constants(pc_graph *g, pc_pass_stats *stats);
 
 /* Dead-code elimination: removes calls none of whose written values reach a

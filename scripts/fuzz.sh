@@ -19,7 +19,7 @@ root=$(pwd)
 secs=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(pte ptd bpte npy load_execute)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(pte ptd bpte npy load_execute ptg)
 corpus=${PTERA_CORPUS_DIR:-$root/../shared/corpus}
 build=$root/build-fuzz
 jobs=${FUZZ_JOBS:-2}

@@ -14,6 +14,27 @@ set_tests_properties(corpus PROPERTIES COST 1000)
 if(TEST test_corrupt_corpus)
   set_tests_properties(test_corrupt_corpus PROPERTIES COST 900)
 endif()
+# ptera run's top-k line: the helper is tools code, linked into its unit test.
+if(TARGET test_cli_topk)
+  target_sources(test_cli_topk PRIVATE ${CMAKE_SOURCE_DIR}/tools/ptera/cli_topk.c)
+  target_include_directories(test_cli_topk PRIVATE ${CMAKE_SOURCE_DIR}/tools/ptera)
+endif()
+add_test(NAME cli_run_topk
+         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/run_topk.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})
+set_tests_properties(cli_run_topk PROPERTIES SKIP_RETURN_CODE 77)
+
+# `ptera compile` end to end: a generated .ptg compiled, run and checked.
+add_test(NAME compile_cli
+         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/compile/test_compile_cli.py
+                 $<TARGET_FILE:ptera> ${CMAKE_BINARY_DIR}/compile_cli)
+# The Python front end (python/ptera): capture and operator mapping checked by
+# a reference interpreter, and export -> ptera compile -> ptera run against
+# eager PyTorch. Skips fail the test (PTERA_NO_SKIP).
+add_test(NAME python_frontend
+         COMMAND ${CMAKE_COMMAND} -E env PTERA_BIN=$<TARGET_FILE:ptera> PTERA_NO_SKIP=1
+                 ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${CMAKE_SOURCE_DIR}/python/tests)
+set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 
 # The model zoo end to end (tests/zoo): export with python/ptera, run with
 # `ptera run`, compare with eager PyTorch. Needs torch and torchvision in

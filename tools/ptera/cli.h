@@ -14,6 +14,7 @@ int cli_run(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_ops(int argc, char **argv);
+int cli_compile(int argc, char **argv);
 
 /* Prints "ptera: <Status>: message" to stderr and returns 1. */
 int cli_error(ptera_status st, const char *fmt, ...)
@@ -45,5 +46,15 @@ void cli_from_memory_order(const ptera_tensor *t, const void *memory, void *logi
 double cli_element(int dtype, const void *data, size_t index);
 /* Prints "dtype[shape]" into buf. */
 void cli_format_shape(char *buf, size_t cap, int dtype, size_t dim, const int32_t *sizes);
+
+/* Top-k (cli_topk.c). Writes the indices of the min(k, n) largest values
+ * into idx, largest first; equal values keep the lower index first and NaN
+ * ranks below every number. Returns the count, or -1 when out of memory. */
+long cli_topk(const double *values, size_t n, size_t k, size_t *idx);
+/* True for a floating-point output of shape [N] or [1, N], 2 <= N <= 100000. */
+bool cli_topk_applies(int dtype, size_t dim, const int32_t *sizes);
+/* Prints "output <i>: top-<k>: <idx> (<value %.4f>), ..." (nothing when
+ * k or n is 0). Returns 0, or -1 when out of memory. */
+int cli_topk_line(FILE *f, size_t output, const double *values, size_t n, size_t k);
 
 #endif

@@ -23,6 +23,9 @@ static const char help[] =
     "                      (integers in [-5, 5], bools 0/1) instead of ones\n"
     "  --output-dir DIR    write each output to DIR/output_<k>.npy\n"
     "  --show N            values printed per output (default 8)\n"
+    "  --top K             for each floating-point output of shape [N] or [1, N]\n"
+    "                      (2 <= N <= 100000), print its K largest values with\n"
+    "                      their indices, largest first (default 3; 0: off)\n"
     "  --help              this text\n"
     "\n"
     "Exit status: 0 on success; 1 with the error's name and message on stderr.\n";
@@ -40,12 +43,14 @@ typedef struct run_opts {
   bool random;
   uint64_t seed;
   size_t show;
+  size_t top;
 } run_opts;
 
 static int parse_args(int argc, char **argv, run_opts *o) {
   memset(o, 0, sizeof *o);
   o->method = "forward";
   o->show = 8;
+  o->top = 3;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool has_next = i + 1 < argc;
@@ -65,6 +70,14 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       o->seed = strtoull(argv[++i], NULL, 10);
     } else if (strcmp(a, "--show") == 0 && has_next) {
       o->show = (size_t)strtoull(argv[++i], NULL, 10);
+    } else if (strcmp(a, "--top") == 0 && has_next) {
+      char *end;
+      const char *v = argv[++i];
+      o->top = (size_t)strtoull(v, &end, 10);
+      if (!*v || *end || *v == '-') {
+        fprintf(stderr, "ptera run: --top takes a count, not '%s'\n", v);
+        return 2;
+      }
     } else if (a[0] == '-' ) {
       fprintf(stderr, "ptera run: unknown or incomplete option '%s'\n\n%s", a, help);
       return 2;
@@ -266,6 +279,17 @@ static void print_output(size_t k, const ptera_value *v, const cli_array *a, siz
   printf("%s\n", numel > show ? " ..." : "");
 }
 
+/* The top-k line of a class-score vector a (see cli_topk_applies). */
+static int print_top(size_t k, const cli_array *a, size_t top) {
+  size_t n = (size_t)a->sizes[a->dim - 1];
+  double *vals = malloc(n * sizeof *vals);
+  if (!vals) return -1;
+  for (size_t i = 0; i < n; i++) vals[i] = cli_element(a->dtype, a->data, i);
+  int rc = cli_topk_line(stdout, k, vals, n, top);
+  free(vals);
+  return rc;
+}
+
 static int report_outputs(run_state *s, const run_opts *o) {
   if (o->output_dir && mkdir(o->output_dir, 0777) != 0 && errno != EEXIST)
     return cli_error(PTERA_ACCESS_FAILED, "cannot create directory '%s'", o->output_dir);
@@ -276,6 +300,11 @@ static int report_outputs(run_state *s, const run_opts *o) {
     int rc = output_array(v, &a);
     if (rc < 0) return cli_error(PTERA_MEMORY_ALLOCATION_FAILED, "out of memory for output %zu", k);
     print_output(k, v, &a, o->show);
+    if (rc == 0 && o->top && v->tag == PTERA_TAG_TENSOR && cli_topk_applies(a.dtype, a.dim, a.sizes) &&
+        print_top(k, &a, o->top) != 0) {
+      free(a.data);
+      return cli_error(PTERA_MEMORY_ALLOCATION_FAILED, "out of memory for output %zu", k);
+    }
     if (rc == 0 && o->output_dir) {
       char path[4096], msg[512];
       snprintf(path, sizeof path, "%s/output_%zu.npy", o->output_dir, k);

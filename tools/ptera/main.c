@@ -7,13 +7,14 @@
 static const char usage[] =
     "usage: ptera <command> [options]\n"
     "\n"
-    "Runs ExecuTorch programs (.pte) with the ptera runtime.\n"
+    "Runs ExecuTorch programs (.pte) with the ptera runtime, and compiles them.\n"
     "\n"
     "commands:\n"
     "  run MODEL.pte      run a method and print or save its outputs\n"
     "  inspect MODEL.pte  describe a program: header, methods, operators, memory\n"
     "  verify FILE.bpte   run a bundled program's test cases and compare outputs\n"
     "  ops                list every registered operator\n"
+    "  compile IN.ptg OUT.pte  compile a captured graph into a program\n"
     "  help [COMMAND]     show help for a command\n"
     "  version            print the version\n"
     "\n"
@@ -45,6 +46,7 @@ int main(int argc, char **argv) {
       if (strcmp(cmd, "inspect") == 0) return cli_inspect(argc, argv);
       if (strcmp(cmd, "verify") == 0) return cli_verify(argc, argv);
       if (strcmp(cmd, "ops") == 0) return cli_ops(argc, argv);
+      if (strcmp(cmd, "compile") == 0) return cli_compile(argc, argv);
     }
     fputs(usage, stdout);
     return 0;
@@ -57,6 +59,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "inspect") == 0) return cli_inspect(argc - 1, argv + 1);
   if (strcmp(cmd, "verify") == 0) return cli_verify(argc - 1, argv + 1);
   if (strcmp(cmd, "ops") == 0) return cli_ops(argc - 1, argv + 1);
+  if (strcmp(cmd, "compile") == 0) return cli_compile(argc - 1, argv + 1);
   fprintf(stderr, "ptera: unknown command '%s'\n\n%s", cmd, usage);
   return 2;
 }

@@ -1,0 +1,97 @@
+/* The compiler driver; see compile.h. */
+#include <string.h>
+
+#include "compile.h"
+
+static uint32_t live_calls(const pc_graph *g) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < g->nnodes; i++)
+    if (g->nodes[i].kind == PC_N_CALL && !g->nodes[i].removed) n++;
+  return n;
+}
+
+typedef ptera_status (*pc_pass_fn)(pc_graph *g, pc_pass_stats *stats);
+
+static ptera_status run_pass(pc_graph *g, pc_pass_fn fn, const char *what, pc_pass_stats *stats,
+                             pt_err *e) {
+  pt_err_clear(&g->err);
+  ptera_status st = fn(g, stats);
+  if (st == PTERA_OK) return PTERA_OK;
+  return pt_fail(e, st, "method '%s': %s: %s", g->name, what,
+                 g->err.msg[0] ? g->err.msg : ptera_status_name(st));
+}
+
+static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_method_stats *s,
+                               pt_err *e) {
+  ptera_status st = PTERA_OK;
+  s->nodes_before = live_calls(g);
+  /* Weights in a .ptd under their names can be swapped after compiling. */
+  g->named_consts_replaceable = o->external_weights && o->weight_keys == PC_WEIGHT_KEYS_FQN;
+  if (!o->no_constprop) st = run_pass(g, pc_constprop, "constant propagation", &s->passes, e);
+  if (st == PTERA_OK && !o->no_dedup)
+    st = run_pass(g, pc_dedup_constants, "constant deduplication", &s->passes, e);
+  if (st == PTERA_OK && !o->no_dce)
+    st = run_pass(g, pc_dce, "dead-code elimination", &s->passes, e);
+  s->nodes_after = live_calls(g);
+  return st;
+}
+
+static ptera_status init_stats(const pc_module *m, pc_compile_result *out, pt_err *e) {
+  uint32_t n = m->nmethods;
+  out->methods = pt_calloc(out->allocator, n ? n : 1, sizeof *out->methods, 0);
+  if (!out->methods) return pt_fail(e, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  out->nmethods = n;
+  for (uint32_t i = 0; i < n; i++) {
+    const char *name = m->methods[i] && m->methods[i]->name ? m->methods[i]->name : "";
+    size_t len = strlen(name);
+    out->methods[i].name = pt_alloc(out->allocator, len + 1, 1);
+    if (!out->methods[i].name) return pt_fail(e, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+    memcpy(out->methods[i].name, name, len + 1);
+  }
+  return PTERA_OK;
+}
+
+ptera_status pc_compile(pc_module *m, const pc_compile_options *options, pc_compile_result *out,
+                        pt_err *e) {
+  static const pc_compile_options defaults = {NULL, false, false, false, false,
+                                              PC_WEIGHT_KEYS_FQN};
+  const pc_compile_options *o = options ? options : &defaults;
+  memset(out, 0, sizeof *out);
+  out->allocator = o->allocator;
+  if (!m || (m->nmethods && !m->methods))
+    return pt_fail(e, PTERA_INVALID_ARGUMENT, "no module to compile");
+  ptera_status st = init_stats(m, out, e);
+  for (uint32_t i = 0; i < m->nmethods && st == PTERA_OK; i++) {
+    if (!m->methods[i]) st = pt_fail(e, PTERA_INVALID_ARGUMENT, "method %u is missing", i);
+    else st = run_passes(m->methods[i], o, &out->methods[i], e);
+  }
+  pc_lower_result lr;
+  memset(&lr, 0, sizeof lr);
+  if (st == PTERA_OK) {
+    pc_lower_options lo = {o->allocator, o->external_weights, o->weight_keys, 0};
+    st = pc_lower(m->methods, m->nmethods, &lo, &lr, e);
+  }
+  pc_emit_options eo = {o->allocator, 0, 0};
+  if (st == PTERA_OK) {
+    for (uint32_t i = 0; i < m->nmethods; i++) out->methods[i].plan = lr.plans[i];
+    st = pc_emit_pte(&lr.program, &eo, &out->pte, &out->pte_size, e);
+  }
+  if (st == PTERA_OK && o->external_weights) {
+    out->nexternal = lr.nptd;
+    st = pc_emit_ptd(lr.ptd, lr.nptd, &eo, &out->ptd, &out->ptd_size, e);
+  }
+  pc_lower_result_free(&lr);
+  if (st != PTERA_OK) pc_compile_result_free(out);
+  return st;
+}
+
+void pc_compile_result_free(pc_compile_result *r) {
+  if (!r) return;
+  pt_free(r->allocator, r->pte);
+  pt_free(r->allocator, r->ptd);
+  for (uint32_t i = 0; r->methods && i < r->nmethods; i++) pt_free(r->allocator, r->methods[i].name);
+  pt_free(r->allocator, r->methods);
+  const ptera_allocator *a = r->allocator;
+  memset(r, 0, sizeof *r);
+  r->allocator = a;
+}

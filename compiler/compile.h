@@ -1,0 +1,48 @@
+/* The compiler driver (prefix pc_): a parsed .ptg module through the
+ * passes, the lowering and the emitters.
+ *
+ * Per method, in order: pc_constprop, pc_dedup_constants, pc_dce (each can
+ * be turned off); then all methods are lowered together (lower.h), the .pte
+ * is emitted and, with external weights, the .ptd (even when no constant
+ * qualified, so the caller always gets the file it asked for). The module's
+ * graphs are rewritten in place by the passes. */
+#ifndef PTERA_COMPILER_COMPILE_H
+#define PTERA_COMPILER_COMPILE_H
+
+#include "lower.h"
+#include "passes.h"
+#include "ptg.h"
+
+typedef struct pc_compile_options {
+  const ptera_allocator *allocator; /* NULL: default; also frees the result */
+  bool no_constprop, no_dedup, no_dce;
+  bool external_weights;            /* constants into a .ptd (lower.h) */
+  pc_weight_keys weight_keys;
+} pc_compile_options;
+
+typedef struct pc_method_stats {
+  char *name;
+  uint32_t nodes_before, nodes_after; /* live CALL nodes */
+  pc_pass_stats passes;               /* folded, merged (+bytes), removed */
+  pc_memplan_summary plan;            /* peak_bytes vs no_reuse_bytes */
+} pc_method_stats;
+
+typedef struct pc_compile_result {
+  uint8_t *pte;
+  size_t pte_size;
+  uint8_t *ptd; /* NULL unless external weights */
+  size_t ptd_size;
+  uint32_t nexternal; /* entries in the .ptd */
+  pc_method_stats *methods;
+  uint32_t nmethods;
+  const ptera_allocator *allocator;
+} pc_compile_result;
+
+/* Compiles m. options may be NULL (all passes, weights inside the .pte).
+ * On failure out is empty and e says why (the failing method is named). */
+PT_FUNC ptera_status pc_compile(pc_module *m, const pc_compile_options *options,
+                                pc_compile_result *out, pt_err *e);
+
+PT_FUNC void pc_compile_result_free(pc_compile_result *r);
+
+#endif

@@ -1,0 +1,90 @@
+"""ptera front end: capture a torch.nn.Module, write a .ptg (docs/PTG.md) and
+compile it with `ptera compile` into an ExecuTorch .pte program.
+
+    import ptera
+    r = ptera.export(model, (x,), "model.pte")
+    print(r.report)
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+__all__ = ["export", "write_ptg", "find_ptera", "ExportResult", "PteraNotFound"]
+
+
+class PteraNotFound(RuntimeError):
+    pass
+
+
+class ExportResult:
+    def __init__(self, pte, ptd, ptg, report):
+        self.pte = pte          # path of the written .pte
+        self.ptd = ptd          # path of the external weights (.ptd) or None
+        self.ptg = ptg          # path of the kept .ptg, or None
+        self.report = report    # the compiler's report text (stdout + stderr)
+
+    def __repr__(self):
+        return "ExportResult(pte=%r, ptd=%r, ptg=%r)" % (self.pte, self.ptd, self.ptg)
+
+
+def find_ptera():
+    """The ptera binary: $PTERA_BIN, else <repo>/build/ptera next to this
+    package, else `ptera` on PATH."""
+    env = os.environ.get("PTERA_BIN")
+    if env:
+        if not os.path.exists(env):
+            raise PteraNotFound("PTERA_BIN=%s does not exist" % env)
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    cand = os.path.normpath(os.path.join(here, "..", "..", "build", "ptera"))
+    if os.path.isfile(cand) and os.access(cand, os.X_OK):
+        return cand
+    p = shutil.which("ptera")
+    if p:
+        return p
+    raise PteraNotFound(
+        "no ptera binary: set PTERA_BIN, build the repository (build/ptera) or put "
+        "ptera on PATH")
+
+
+def write_ptg(module, example_inputs, path, method="forward"):
+    """Captures module and writes the .ptg to path. Returns path."""
+    from .capture import capture
+    from .opmap import decompositions, to_ptg
+    cap = capture(module, example_inputs, method=method, decompositions=decompositions())
+    to_ptg(cap, method_name=method).write(path)
+    return path
+
+
+def export(module, example_inputs, path, external_weights=None, weight_keys="fqn",
+           method="forward", keep_ptg=None, ptera_bin=None):
+    """Captures module.<method>(*example_inputs), writes a .ptg and runs
+    `ptera compile <ptg> <path> [--external-weights <ptd>] [--weight-keys K]`.
+
+    keep_ptg: a path to keep the .ptg at (default: a temporary file next to
+    path, removed afterwards). Returns an ExportResult."""
+    exe = ptera_bin or find_ptera()
+    out_dir = os.path.dirname(os.path.abspath(path))
+    if keep_ptg:
+        ptg_path = keep_ptg
+    else:
+        fd, ptg_path = tempfile.mkstemp(suffix=".ptg", prefix=".ptera-", dir=out_dir)
+        os.close(fd)
+    try:
+        write_ptg(module, example_inputs, ptg_path, method=method)
+        cmd = [exe, "compile", ptg_path, path]
+        if external_weights:
+            cmd += ["--external-weights", external_weights]
+            if weight_keys:
+                cmd += ["--weight-keys", weight_keys]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        report = p.stdout + p.stderr
+        if p.returncode != 0:
+            raise RuntimeError("ptera compile failed (exit %d): %s\n%s"
+                               % (p.returncode, " ".join(cmd), report))
+    finally:
+        if not keep_ptg and os.path.exists(ptg_path):
+            os.unlink(ptg_path)
+    return ExportResult(path, external_weights, ptg_path if keep_ptg else None, report)

@@ -1,0 +1,97 @@
+"""End to end: export with `ptera compile`, run with `ptera run`, compare with
+eager at 1e-4 relative. Skipped when no ptera binary with a `compile`
+command is found ($PTERA_BIN, <repo>/build/ptera, ptera on PATH)."""
+
+import copy
+import os
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+
+import ptera
+from models import CASES
+
+
+def _ptera_with_compile():
+    try:
+        exe = ptera.find_ptera()
+    except ptera.PteraNotFound as e:
+        return None, str(e)
+    p = subprocess.run([exe, "compile", "--help"], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, "%s has no working `compile` command (exit %d): %s" % (
+            exe, p.returncode, (p.stdout + p.stderr).strip()[:200])
+    return exe, None
+
+
+EXE, WHY = _ptera_with_compile()
+pytestmark = pytest.mark.skipif(EXE is None, reason="ptera compile unavailable: %s" % WHY)
+
+
+def _run(pte, inputs, tmp_path, data=None):
+    cmd = [EXE, "run", str(pte)]
+    if data:
+        cmd += ["--data", str(data)]
+    for i, x in enumerate(inputs):
+        p = tmp_path / ("in_%d.npy" % i)
+        np.save(p, x.numpy())
+        cmd += ["--input", str(p)]
+    out = tmp_path / "out"
+    out.mkdir(exist_ok=True)
+    cmd += ["--output-dir", str(out)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    outs = []
+    k = 0
+    while (out / ("output_%d.npy" % k)).exists():
+        outs.append(np.load(out / ("output_%d.npy" % k)))
+        k += 1
+    return outs
+
+
+def _compare(got, ref):
+    ref = list(ref) if isinstance(ref, (tuple, list)) else [ref]
+    assert len(got) == len(ref)
+    for g, r in zip(got, ref):
+        r = r.detach().numpy()
+        assert g.dtype == r.dtype and g.shape == r.shape, (g.dtype, g.shape, r.dtype, r.shape)
+        if r.dtype.kind in "biu":
+            np.testing.assert_array_equal(g, r)
+        else:
+            np.testing.assert_allclose(g, r, rtol=1e-4, atol=1e-4 * max(1.0, float(np.abs(r).max())))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_export_run(name, tmp_path):
+    module, inputs = CASES[name]()
+    eager = copy.deepcopy(module).eval()
+    pte = tmp_path / (name + ".pte")
+    res = ptera.export(module, inputs, str(pte))
+    assert os.path.getsize(pte) > 0, res.report
+    with torch.no_grad():
+        ref = eager(*[x.clone() for x in inputs])
+    _compare(_run(pte, inputs, tmp_path), ref)
+
+
+def test_external_weights(tmp_path):
+    module, inputs = CASES["cnn"]()
+    eager = copy.deepcopy(module).eval()
+    pte, ptd = tmp_path / "cnn.pte", tmp_path / "cnn.ptd"
+    ptera.export(module, inputs, str(pte), external_weights=str(ptd))
+    assert os.path.getsize(ptd) > 0
+    with torch.no_grad():
+        ref = eager(*inputs)
+    _compare(_run(pte, inputs, tmp_path, data=ptd), ref)
+
+
+def test_cli_keep_ptg(tmp_path):
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(here), here]))
+    out = tmp_path / "mlp.pte"
+    r = subprocess.run([sys.executable, "-m", "ptera.export", "models:mlp", str(out),
+                        "--keep-ptg"], capture_output=True, text=True, env=env, cwd=here)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert out.exists() and (tmp_path / "mlp.ptg").exists()

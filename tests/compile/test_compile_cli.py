@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""`ptera compile` end to end: writes a small .ptg (text + generated data
+section), compiles it (weights inside, then external with fqn and hash
+keys), runs the result with `ptera run` and checks the hand-computed output;
+then checks the CLI's error messages.
+
+usage: test_compile_cli.py PTERA WORKDIR
+"""
+import os
+import struct
+import subprocess
+import sys
+
+PTERA, WORK = sys.argv[1], sys.argv[2]
+os.makedirs(WORK, exist_ok=True)
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+
+
+def f32(*v):
+    return struct.pack("<%df" % len(v), *v)
+
+
+# forward(x) = relu(linear(x, W, b1 + b2) + b2'), b2' a copy of b2; plus a
+# dead relu(x). b1 + b2 folds, b2' merges into b2, the dead call goes.
+W = f32(1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1)
+B1 = f32(0.5, -10, 0)
+B2 = f32(1, 2, 3)
+DATA = W + B1 + b"\0" * 4 + B2 + b"\0" * 4 + B2 + b"\0" * 4
+assert len(DATA) == 96
+PTG = """ptg 1
+# linear + relu with a foldable bias, a duplicate constant and a dead call
+method forward
+value 0 tensor Float 2,4
+value 1 tensor Float 3,4 const=0:48 fqn=fc.weight
+value 2 tensor Float 3 const=48:12 fqn=fc.b1
+value 3 tensor Float 3 const=64:12 fqn=fc.b2
+value 4 int 1
+value 5 tensor Float 3
+value 6 tensor Float 2,3
+value 7 tensor Float 3 const=80:12
+value 8 tensor Float 2,3
+value 9 tensor Float 2,3
+value 10 tensor Float 2,4
+inputs 0
+outputs 9
+begin no_grad
+node aten::add.out 2 3 4 !5
+end
+node aten::linear.out 0 1 5 !6
+node aten::add.out 6 7 4 !8
+node aten::relu.out 8 !9
+node aten::relu.out 0 !10
+data 96
+"""
+# x W^T = [[1, 2, 10], [-1, -2, -10]]; + (b1 + b2) = + [1.5, -8, 3]
+# = [[2.5, -6, 13], [0.5, -10, -7]]; + b2 = [[3.5, -4, 16], [1.5, -8, -4]]
+WANT = [3.5, 0, 16, 1.5, 0, 0]
+X = [1, 2, 3, 4, -1, -2, -3, -4]
+
+ptg = os.path.join(WORK, "model.ptg")
+with open(ptg, "wb") as f:
+    f.write(PTG.encode() + DATA)
+
+
+def npy_f32(path, shape, values):
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % (
+        "".join("%d, " % s for s in shape))
+    pad = 16 - (10 + len(header) + 1) % 16
+    header += " " * pad + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(f32(*values))
+
+
+def read_npy_f32(path):
+    with open(path, "rb") as f:
+        b = f.read()
+    hlen = struct.unpack("<H", b[8:10])[0]
+    body = b[10 + hlen:]
+    return list(struct.unpack("<%df" % (len(body) // 4), body))
+
+
+xin = os.path.join(WORK, "x.npy")
+npy_f32(xin, (2, 4), X)
+
+
+def ptera(*args):
+    p = subprocess.run([PTERA] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+FOLDED = "5 -> 3 nodes (folded 1, merged 1 constants / 12 B, removed 1)"
+# Weights in a .ptd under their names may be replaced later: nothing that
+# reads fc.b1/fc.b2 is folded and they are not merged.
+KEPT = "5 -> 4 nodes (folded 0, merged 0 constants / 0 B, removed 1)"
+
+
+def compile_and_run(tag, extra, data_args, report=FOLDED):
+    pte = os.path.join(WORK, tag + ".pte")
+    for p in [pte] + data_args[1::2]:
+        if os.path.exists(p):
+            os.remove(p)
+    rc, out, err = ptera("compile", ptg, pte, *extra)
+    check(rc == 0, "%s: compile exits 0 (%s)" % (tag, err.strip()))
+    if rc != 0:
+        return out
+    check(("method forward: " + report) in out,
+          "%s: report line: %r" % (tag, out))
+    check("planned " in out and "no reuse" in out, "%s: planned bytes reported" % tag)
+    check(("wrote %s (%d B)" % (pte, os.path.getsize(pte))) in out, "%s: .pte size reported" % tag)
+    outdir = os.path.join(WORK, tag + "_out")
+    rc, rout, err = ptera("run", pte, "--input", xin, "--output-dir", outdir, *data_args)
+    check(rc == 0, "%s: run exits 0 (%s)" % (tag, err.strip()))
+    if rc == 0:
+        y = read_npy_f32(os.path.join(outdir, "output_0.npy"))
+        check(y == WANT, "%s: output %r, want %r" % (tag, y, WANT))
+    leftovers = [n for n in os.listdir(WORK) if ".tmp" in n]
+    check(not leftovers, "%s: no temporary files left: %r" % (tag, leftovers))
+    return out
+
+
+compile_and_run("inside", [], [])
+ptd = os.path.join(WORK, "fqn.ptd")
+out = compile_and_run("fqn", ["--external-weights", ptd], ["--data", ptd], KEPT)
+check(os.path.exists(ptd) and ("wrote %s (%d B" % (ptd, os.path.getsize(ptd))) in out,
+      "fqn: .ptd written and reported")
+# Without the weights file the program cannot run.
+rc, _, err = ptera("run", os.path.join(WORK, "fqn.pte"), "--input", xin)
+check(rc == 1 and err.startswith("ptera: "), "fqn: running without the .ptd fails: %r" % err)
+ptd = os.path.join(WORK, "hash.ptd")
+compile_and_run("hash", ["--external-weights", ptd, "--weight-keys", "hash"], ["--data", ptd])
+# Passes off: nothing folded, merged or removed; the output is the same.
+rc, out, err = ptera("compile", ptg, os.path.join(WORK, "nopass.pte"), "--no-constprop",
+                     "--no-dedup", "--no-dce")
+check(rc == 0 and "5 -> 5 nodes (folded 0, merged 0 constants / 0 B, removed 0)" in out,
+      "no passes: %r %r" % (out, err))
+rc, out, err = ptera("compile", ptg, os.path.join(WORK, "quiet.pte"), "--quiet")
+check(rc == 0 and out == "", "--quiet prints nothing: %r" % out)
+
+# Errors: a clear message, exit status 1, no output file.
+bad = os.path.join(WORK, "bad.pte")
+rc, out, err = ptera("compile", ptg, bad, "--external-weights", ptd, "--weight-keys", "sha")
+check(rc == 1 and err.strip() ==
+      "ptera: InvalidArgument: --weight-keys must be 'fqn' or 'hash', not 'sha'",
+      "bad --weight-keys: %d %r" % (rc, err))
+missing = os.path.join(WORK, "missing.ptg")
+rc, out, err = ptera("compile", missing, bad)
+check(rc == 1 and err.strip() == "ptera: AccessFailed: cannot read '%s': No such file or directory"
+      % missing, "missing input: %d %r" % (rc, err))
+broken = os.path.join(WORK, "broken.ptg")
+with open(broken, "w") as f:
+    f.write("ptg 2\n")
+rc, out, err = ptera("compile", broken, bad)
+check(rc == 1 and err.startswith("ptera: InvalidArgument: %s: " % broken),
+      "bad .ptg: %d %r" % (rc, err))
+check(not os.path.exists(bad), "no output file after errors")
+rc, out, err = ptera("compile", "--help")
+check(rc == 0 and all(o in out for o in ["--external-weights", "--weight-keys", "--no-constprop",
+                                          "--no-dedup", "--no-dce", "--quiet"]),
+      "--help documents every flag")
+
+print("compile_cli: %s" % ("ok" if failures == 0 else "%d failed" % failures))
+sys.exit(1 if failures else 0)

@@ -1,0 +1,236 @@
+/* ptera compile — a .ptg graph into a .pte program (and optional .ptd). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compile.h"
+
+static const char help[] =
+    "usage: ptera compile IN.ptg OUT.pte [options]\n"
+    "\n"
+    "Compiles a graph written by the Python front end (docs/PTG.md) into an\n"
+    "ExecuTorch program: constant propagation, constant deduplication and\n"
+    "dead-code elimination per method, then memory planning and emission.\n"
+    "The outputs are written under temporary names, loaded back with every\n"
+    "method created, and only then renamed into place.\n"
+    "\n"
+    "options:\n"
+    "  --external-weights OUT.ptd  write constants (weights) to OUT.ptd instead\n"
+    "                              of the .pte; run with 'ptera run --data OUT.ptd'.\n"
+    "                              With fqn keys, constants without a name (e.g.\n"
+    "                              folded ones) stay inside the .pte, and named\n"
+    "                              weights are neither folded nor merged, so the\n"
+    "                              .ptd of a fine-tuned export of the same model\n"
+    "                              can replace them (a weights-only update)\n"
+    "  --weight-keys fqn|hash      key of each external weight: its fully qualified\n"
+    "                              name (default) or the SHA-256 hex of its bytes\n"
+    "                              (needs --external-weights)\n"
+    "  --no-constprop              skip constant propagation\n"
+    "  --no-dedup                  skip constant deduplication\n"
+    "  --no-dce                    skip dead-code elimination\n"
+    "  --quiet                     print nothing on success\n"
+    "  --help                      this text\n"
+    "\n"
+    "Prints per method: calls before -> after the passes (folded, merged\n"
+    "constants / bytes, removed), planned arena bytes against the bytes without\n"
+    "memory reuse, and the file sizes.\n"
+    "\n"
+    "Exit status: 0 on success; 1 with the error's name and message on stderr;\n"
+    "2 for bad usage.\n";
+
+typedef struct compile_opts {
+  const char *in, *out, *ptd;
+  const char *keys;
+  bool quiet;
+  pc_compile_options c;
+} compile_opts;
+
+static int parse_args(int argc, char **argv, compile_opts *o) {
+  memset(o, 0, sizeof *o);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    bool has_next = i + 1 < argc;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(help, stdout);
+      return 0;
+    } else if (strcmp(a, "--external-weights") == 0 && has_next) {
+      o->ptd = argv[++i];
+    } else if (strcmp(a, "--weight-keys") == 0 && has_next) {
+      o->keys = argv[++i];
+    } else if (strcmp(a, "--no-constprop") == 0) {
+      o->c.no_constprop = true;
+    } else if (strcmp(a, "--no-dedup") == 0) {
+      o->c.no_dedup = true;
+    } else if (strcmp(a, "--no-dce") == 0) {
+      o->c.no_dce = true;
+    } else if (strcmp(a, "--quiet") == 0) {
+      o->quiet = true;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "ptera compile: unknown or incomplete option '%s'\n\n%s", a, help);
+      return 2;
+    } else if (!o->in) {
+      o->in = a;
+    } else if (!o->out) {
+      o->out = a;
+    } else {
+      fprintf(stderr, "ptera compile: unexpected argument '%s'\n", a);
+      return 2;
+    }
+  }
+  if (!o->in || !o->out) {
+    fprintf(stderr, "%s", help);
+    return 2;
+  }
+  if (o->keys && strcmp(o->keys, "fqn") == 0) o->c.weight_keys = PC_WEIGHT_KEYS_FQN;
+  else if (o->keys && strcmp(o->keys, "hash") == 0) o->c.weight_keys = PC_WEIGHT_KEYS_HASH;
+  else if (o->keys)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys must be 'fqn' or 'hash', not '%s'",
+                     o->keys);
+  if (o->keys && !o->ptd)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys needs --external-weights OUT.ptd");
+  o->c.external_weights = o->ptd != NULL;
+  return -1;
+}
+
+static uint8_t *read_all(const char *path, size_t *size, int *err) {
+  FILE *f = fopen(path, "rb");
+  uint8_t *buf = NULL;
+  size_t cap = 0, n = 0;
+  *err = 0;
+  if (!f) {
+    *err = errno;
+    return NULL;
+  }
+  for (;;) {
+    if (n == cap) {
+      size_t ncap = cap ? cap * 2 : 1 << 16;
+      uint8_t *nb = realloc(buf, ncap);
+      if (!nb) {
+        *err = ENOMEM;
+        break;
+      }
+      buf = nb, cap = ncap;
+    }
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0) {
+      if (ferror(f)) *err = EIO;
+      break;
+    }
+  }
+  fclose(f);
+  if (*err) {
+    free(buf);
+    return NULL;
+  }
+  *size = n;
+  return buf ? buf : malloc(1);
+}
+
+/* Writes data to a fresh temporary file next to path; its name goes into
+ * tmp. Returns 0, or 1 after reporting. */
+static int write_temp(const char *path, const void *data, size_t size, char *tmp, size_t cap) {
+  if ((size_t)snprintf(tmp, cap, "%s.tmpXXXXXX", path) >= cap)
+    return cli_error(PTERA_INVALID_ARGUMENT, "output path too long: '%s'", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int errnum = errno;
+    tmp[0] = 0;
+    return cli_error(PTERA_ACCESS_FAILED, "cannot create '%s': %s", path, strerror(errnum));
+  }
+  mode_t mask = umask(0); /* mkstemp makes 0600; give the usual 0666 & ~umask */
+  umask(mask);
+  (void)fchmod(fd, 0666 & ~mask);
+  FILE *f = fdopen(fd, "wb");
+  bool ok = f && fwrite(data, 1, size, f) == size;
+  int errnum = errno;
+  if (f) ok = fclose(f) == 0 && ok;
+  else close(fd);
+  if (!ok) return cli_error(PTERA_ACCESS_FAILED, "cannot write '%s': %s", path, strerror(errnum));
+  return 0;
+}
+
+/* Loads the written files back and creates every method. */
+static int verify(const char *pte, const char *ptd) {
+  ptera_program *p = NULL;
+  ptera_status st = ptera_program_load_file(pte, NULL, &p);
+  if (st != PTERA_OK) {
+    int rc = cli_error(st, "the compiled program does not load: %s", ptera_program_errmsg(p));
+    ptera_program_destroy(p);
+    return rc;
+  }
+  int rc = 0;
+  if (ptd && (st = ptera_program_attach_data_file(p, ptd)) != PTERA_OK)
+    rc = cli_error(st, "the weights file does not attach: %s", ptera_program_errmsg(p));
+  for (size_t i = 0; rc == 0 && i < ptera_program_method_count(p); i++) {
+    ptera_method *m = NULL;
+    const char *name = ptera_program_method_name(p, i);
+    st = ptera_method_create(p, name, NULL, &m);
+    if (st != PTERA_OK)
+      rc = cli_error(st, "compiled method '%s' cannot be created: %s", name,
+                     m ? ptera_method_errmsg(m) : ptera_program_errmsg(p));
+    ptera_method_destroy(m);
+  }
+  ptera_program_destroy(p);
+  return rc;
+}
+
+static void report(const compile_opts *o, const pc_compile_result *r) {
+  for (uint32_t i = 0; i < r->nmethods; i++) {
+    const pc_method_stats *s = &r->methods[i];
+    printf("method %s: %u -> %u nodes (folded %u, merged %u constants / %llu B, removed %u); "
+           "planned %llu B (no reuse %llu B, ",
+           s->name, s->nodes_before, s->nodes_after, s->passes.folded_nodes,
+           s->passes.merged_constants, (unsigned long long)s->passes.merged_bytes,
+           s->passes.removed_nodes, (unsigned long long)s->plan.peak_bytes,
+           (unsigned long long)s->plan.no_reuse_bytes);
+    if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
+    else printf("1.00x)\n");
+  }
+  printf("wrote %s (%zu B)\n", o->out, r->pte_size);
+  if (o->ptd) printf("wrote %s (%zu B, %u weights)\n", o->ptd, r->ptd_size, r->nexternal);
+}
+
+/* Writes, verifies and renames the outputs. */
+static int write_outputs(const compile_opts *o, const pc_compile_result *r) {
+  char tpte[4096] = "", tptd[4096] = "";
+  int rc = write_temp(o->out, r->pte, r->pte_size, tpte, sizeof tpte);
+  if (rc == 0 && o->ptd) rc = write_temp(o->ptd, r->ptd, r->ptd_size, tptd, sizeof tptd);
+  if (rc == 0) rc = verify(tpte, o->ptd ? tptd : NULL);
+  if (rc == 0 && o->ptd && rename(tptd, o->ptd) != 0)
+    rc = cli_error(PTERA_ACCESS_FAILED, "cannot rename to '%s': %s", o->ptd, strerror(errno));
+  if (rc == 0 && rename(tpte, o->out) != 0)
+    rc = cli_error(PTERA_ACCESS_FAILED, "cannot rename to '%s': %s", o->out, strerror(errno));
+  if (rc != 0) {
+    if (tpte[0]) remove(tpte);
+    if (tptd[0]) remove(tptd);
+  }
+  return rc;
+}
+
+int cli_compile(int argc, char **argv) {
+  compile_opts o;
+  int rc = parse_args(argc, argv, &o);
+  if (rc >= 0) return rc;
+  size_t size = 0;
+  int errnum;
+  uint8_t *bytes = read_all(o.in, &size, &errnum);
+  if (!bytes) return cli_error(PTERA_ACCESS_FAILED, "cannot read '%s': %s", o.in, strerror(errnum));
+  pc_module mod;
+  pt_err e;
+  pt_err_clear(&e);
+  ptera_status st = pc_ptg_parse(bytes, size, NULL, &mod, &e);
+  free(bytes);
+  if (st != PTERA_OK) return cli_error(st, "%s: %s", o.in, e.msg);
+  pc_compile_result r;
+  st = pc_compile(&mod, &o.c, &r, &e);
+  if (st != PTERA_OK) rc = cli_error(st, "%s: %s", o.in, e.msg);
+  else rc = write_outputs(&o, &r);
+  if (rc == 0 && !o.quiet) report(&o, &r);
+  pc_compile_result_free(&r);
+  pc_module_free(&mod);
+  return rc;
+}
