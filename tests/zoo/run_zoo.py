@@ -238,6 +238,8 @@ def main():
                 traceback.print_exc()
                 row = {"model": name, "ok": False, "err": None, "note": "harness error"}
             rows.append(row)
+            if not args.keep:  # the large programs go as soon as they are checked
+                shutil.rmtree(os.path.join(workdir, name), ignore_errors=True)
             print(f"  [{name}] {'PASS' if row['ok'] else 'FAIL'}"
                   f" (export+compile {row.get('t_export', 0):.1f} s, run {row.get('t_run', 0):.1f} s,"
                   f" total {row.get('t_total', 0):.1f} s)", flush=True)
