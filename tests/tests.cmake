@@ -37,17 +37,8 @@ add_test(NAME python_frontend
 set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 
 # The model zoo end to end (tests/zoo): export with python/ptera, run with
-# `ptera run`, compare with eager PyTorch. Needs torch and torchvision in
-# PTERA_PYTHON; without them the test is left out. PTERA_ZOO_SKIP_HEAVY=1 in
-# the environment (or --skip-heavy) keeps only the small models for the
-# valgrind/sanitizer runs.
-if(PTERA_PYTHON)
-  execute_process(COMMAND ${PTERA_PYTHON} -c "import torch, torchvision, numpy"
-                  RESULT_VARIABLE PTERA_ZOO_PY_RC OUTPUT_QUIET ERROR_QUIET)
-  if(PTERA_ZOO_PY_RC EQUAL 0)
-    add_test(NAME zoo COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
-    set_tests_properties(zoo PROPERTIES TIMEOUT 1800 COST 1100)
-  else()
-    message(STATUS "zoo test skipped: ${PTERA_PYTHON} lacks torch/torchvision")
-  endif()
-endif()
+# `ptera run`, compare with eager PyTorch (needs torch and torchvision, which
+# scripts/deps.sh installs; a missing one fails the test). PTERA_ZOO_SKIP_HEAVY=1
+# in the environment (or --skip-heavy) keeps only the small models.
+add_test(NAME zoo COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
+set_tests_properties(zoo PROPERTIES TIMEOUT 1800 COST 1100)
