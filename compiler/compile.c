@@ -27,7 +27,9 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
   s->nodes_before = live_calls(g);
   /* Weights in a .ptd under their names can be swapped after compiling. */
   g->named_consts_replaceable = o->external_weights && o->weight_keys == PC_WEIGHT_KEYS_FQN;
-  if (!o->no_constprop) st = run_pass(g, pc_constprop, "constant propagation", &s->passes, e);
+  if (!o->no_fuse) st = run_pass(g, pc_fuse_linear, "linear fusion", &s->passes, e);
+  if (st == PTERA_OK && !o->no_constprop)
+    st = run_pass(g, pc_constprop, "constant propagation", &s->passes, e);
   if (st == PTERA_OK && !o->no_dedup)
     st = run_pass(g, pc_dedup_constants, "constant deduplication", &s->passes, e);
   if (st == PTERA_OK && !o->no_dce)
@@ -53,8 +55,8 @@ static ptera_status init_stats(const pc_module *m, pc_compile_result *out, pt_er
 
 ptera_status pc_compile(pc_module *m, const pc_compile_options *options, pc_compile_result *out,
                         pt_err *e) {
-  static const pc_compile_options defaults = {NULL, false, false, false, false,
-                                              PC_WEIGHT_KEYS_FQN};
+  static const pc_compile_options defaults = {.allocator = NULL,
+                                              .weight_keys = PC_WEIGHT_KEYS_FQN};
   const pc_compile_options *o = options ? options : &defaults;
   memset(out, 0, sizeof *out);
   out->allocator = o->allocator;

@@ -1,7 +1,8 @@
 /* The compiler driver (prefix pc_): a parsed .ptg module through the
  * passes, the lowering and the emitters.
  *
- * Per method, in order: pc_constprop, pc_dedup_constants, pc_dce (each can
+ * Per method, in order: pc_fuse_linear, pc_constprop, pc_dedup_constants,
+ * pc_dce (each can
  * be turned off); then all methods are lowered together (lower.h), the .pte
  * is emitted and, with external weights, the .ptd (even when no constant
  * qualified, so the caller always gets the file it asked for). The module's
@@ -15,7 +16,7 @@
 
 typedef struct pc_compile_options {
   const ptera_allocator *allocator; /* NULL: default; also frees the result */
-  bool no_constprop, no_dedup, no_dce;
+  bool no_fuse, no_constprop, no_dedup, no_dce;
   bool external_weights;            /* constants into a .ptd (lower.h) */
   pc_weight_keys weight_keys;
 } pc_compile_options;

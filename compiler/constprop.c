@@ -367,24 +367,94 @@ done:
   return st;
 }
 
+/* ---- duplication guard ---- */
+
+/* readers[v]: live calls reading tensor v (each call counted once); seen[v]
+ * holds the last call counted. */
+typedef struct reader_ctx {
+  uint32_t *readers;
+  int32_t *seen;
+  int32_t node;
+  int delta;
+  uint64_t out_bytes;
+  bool shared; /* reads a tensor some other live call also reads */
+  const pc_graph *g;
+} reader_ctx;
+
+static void count_reader(void *ctx, int32_t v, bool written) {
+  reader_ctx *r = ctx;
+  if (r->g->values[v].kind != PC_G_TENSOR) return;
+  if (written) {
+    r->out_bytes += pc_gtensor_nbytes(&r->g->values[v].u.t);
+    return;
+  }
+  if (r->seen[v] == r->node) return;
+  r->seen[v] = r->node;
+  if (r->delta > 0) r->readers[v]++;
+  else if (r->delta < 0 && r->readers[v] > 0) r->readers[v]--;
+  else if (r->readers[v] > 1) r->shared = true;
+}
+
+static void visit_node(pc_graph *g, reader_ctx *r, int32_t k, int delta) {
+  r->node = k;
+  r->delta = delta;
+  r->out_bytes = 0;
+  r->shared = false;
+  pc_graph_visit_args(g, &g->nodes[k], count_reader, r);
+  /* Reset so a later visit of the same node counts again. */
+  for (uint32_t i = 0; i < g->nodes[k].nargs; i++) r->seen[g->nodes[k].args[i]] = -1;
+  const pc_gnode *n = &g->nodes[k];
+  for (uint32_t i = 0; i < n->nargs; i++) {
+    const pc_gvalue *x = &g->values[n->args[i]];
+    if (x->kind == PC_G_TENSORS || x->kind == PC_G_OPT_TENSORS)
+      for (uint32_t j = 0; j < x->u.tensors.len; j++)
+        if (x->u.tensors.ids[j] >= 0) r->seen[x->u.tensors.ids[j]] = -1;
+  }
+}
+
+/* A fold that makes more than this many bytes of new constants is skipped
+ * when a constant it reads stays in use by another call: the program would
+ * carry the source and the result (a transposed copy of a tied embedding
+ * would add 37 MB to a Llama-style model). */
+#define PC_FOLD_DUP_LIMIT (64u * 1024u)
+
+static bool duplicates_constant(pc_graph *g, reader_ctx *r, int32_t k) {
+  visit_node(g, r, k, 0);
+  return r->out_bytes > PC_FOLD_DUP_LIMIT && r->shared;
+}
+
 ptera_status pc_constprop(pc_graph *g, pc_pass_stats *stats) {
   pc_mutation m;
   ptera_status st = pc_mutation_analyze(g, &m);
   if (st != PTERA_OK) return st;
-  ptera_value **vmap = pt_calloc(g->allocator, g->nvalues ? g->nvalues : 1, sizeof *vmap, 0);
-  if (!vmap) {
+  size_t nv = g->nvalues ? g->nvalues : 1;
+  ptera_value **vmap = pt_calloc(g->allocator, nv, sizeof *vmap, 0);
+  uint32_t *readers = pt_calloc(g->allocator, nv, sizeof *readers, 0);
+  int32_t *seen = pt_alloc(g->allocator, nv * sizeof *seen, 0);
+  if (!vmap || !readers || !seen) {
+    pt_free(g->allocator, vmap);
+    pt_free(g->allocator, readers);
+    pt_free(g->allocator, seen);
     pc_mutation_free(g, &m);
     return pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED,
                    "out of memory for constant propagation over '%s'", g->name);
   }
+  for (size_t i = 0; i < nv; i++) seen[i] = -1;
+  reader_ctx rc = {readers, seen, -1, 0, 0, false, g};
+  for (uint32_t k = 0; k < g->nnodes; k++)
+    if (!g->nodes[k].removed && g->nodes[k].kind == PC_N_CALL) visit_node(g, &rc, (int32_t)k, 1);
   uint32_t folded = 0;
   for (uint32_t k = 0; k < g->nnodes && st == PTERA_OK; k++) {
-    if (!foldable(g, &m, (int32_t)k)) continue;
+    if (!foldable(g, &m, (int32_t)k) || duplicates_constant(g, &rc, (int32_t)k)) continue;
     bool done = false;
     st = evaluate(g, (int32_t)k, vmap, &done);
-    if (done) folded++;
+    if (!done) continue;
+    folded++;
+    visit_node(g, &rc, (int32_t)k, -1);
   }
   pt_free(g->allocator, vmap);
+  pt_free(g->allocator, readers);
+  pt_free(g->allocator, seen);
   pc_mutation_free(g, &m);
   if (stats) stats->folded_nodes += folded;
   return st;

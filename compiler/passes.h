@@ -1,4 +1,5 @@
-/* Graph passes (prefix pc_), one per file: constprop.c, dedup.c, dce.c.
+/* Graph passes (prefix pc_), one per file: fuse_linear.c, constprop.c,
+ * dedup.c, dce.c.
  * Each rewrites a pc_graph in place (see graph.h for the rules: no
  * renumbering; rewrite argument ids, turn values into constants, mark nodes
  * removed), adds what it did to *stats (which may be NULL), and returns
@@ -9,18 +10,26 @@
 #include "graph.h"
 
 typedef struct pc_pass_stats {
+  uint32_t fused_nodes;       /* fuse_linear: products rewritten to linear */
   uint32_t folded_nodes;      /* constprop: calls evaluated at compile time */
   uint32_t merged_constants;  /* dedup: constants replaced by an identical one */
   uint64_t merged_bytes;      /* dedup: bytes those constants held */
   uint32_t removed_nodes;     /* dce: calls whose results nothing used */
 } pc_pass_stats;
 
+/* Linear fusion: mm(x, t(W)) and addmm(b, x, t(W)) (beta = alpha = 1, b of
+ * rank 1) become linear(x, W[, b]), reading W without a transposed copy.
+ * W and t(W) must not be mutated. The transpose is left to pc_dce. */
+PT_FUNC ptera_status pc_fuse_linear(pc_graph *g, pc_pass_stats *stats);
+
 /* Constant propagation: runs, with the runtime's own kernels, every call
  * whose inputs are all constants, and turns its outputs into CONST tensors
  * with static shapes. Never folds a call that reads a mutated value (graph.h)
  * or whose outputs are mutated, method outputs, or not fresh; never folds
  * random or nondeterministic ops. With g->named_consts_replaceable, CONSTs
- * with an fqn count as unknown (never read by a folded call). */
+ * with an fqn count as unknown (never read by a folded call). A fold that
+ * would make more than 64 KiB of new constants while a constant it reads
+ * stays in use elsewhere is skipped (the program would hold both). */
 PT_FUNC ptera_status pc_constprop(pc_graph *g, pc_pass_stats *stats);
 
 /* Constant deduplication: CONST tensors with equal dtype, shape, dim order

@@ -406,6 +406,49 @@ static void test_replaceable_weights(void) {
   }
 }
 
+/* A fold making a large constant while its source stays in use (a tied
+ * embedding read by both a gather and a transpose) is skipped; the same
+ * transpose folds when nothing else reads the source, and a small one folds
+ * either way. */
+static void test_no_duplicate_large_constant(void) {
+  enum { R = 128, C = 160 }; /* 80 KiB of floats: over the 64 KiB limit */
+  static float w[R * C];
+  for (int i = 0; i < R * C; i++) w[i] = (float)i;
+  for (int shared = 0; shared <= 1; shared++) {
+    for (int big = 0; big <= 1; big++) {
+      int32_t rows = big ? R : 4;
+      pc_graph *g = pc_graph_new(NULL, "forward");
+      CHECK(g != NULL);
+      int32_t cw = fconst(g, 2, IDS(rows, C), w, (size_t)rows * C);
+      int32_t wt = fact(g, 2, IDS(C, rows));
+      int32_t x = fact(g, 2, IDS(1, C)), y = fact(g, 2, IDS(1, rows));
+      int32_t idx = pc_graph_tensor(g, PTERA_DTYPE_LONG, 1, IDS(1), PC_T_ACTIVATION, NULL, 0,
+                                    NULL);
+      int32_t e = fact(g, 2, IDS(1, C));
+      int32_t pad = pc_graph_int(g, -1);
+      int32_t f = pc_graph_bool(g, false);
+      CHECK(pc_graph_call(g, "aten::t_copy.out", IDS(cw, wt), W(0, 1), 2) == 0);
+      CHECK(pc_graph_call(g, "aten::mm.out", IDS(x, wt, y), W(0, 0, 1), 3) == 1);
+      int32_t outs[2] = {y, e};
+      if (shared)
+        CHECK(pc_graph_call(g, "aten::embedding.out", IDS(cw, idx, pad, f, f, e),
+                            W(0, 0, 0, 0, 0, 1), 6) == 2);
+      CHECK(pc_graph_set_inputs(g, IDS(x, idx), 2) == PTERA_OK);
+      CHECK(pc_graph_set_outputs(g, outs, shared ? 2 : 1) == PTERA_OK);
+      pc_pass_stats st = {0};
+      CHECK(pc_constprop(g, &st) == PTERA_OK);
+      bool want_fold = !(shared && big);
+      CHECK(st.folded_nodes == (want_fold ? 1u : 0u));
+      CHECK(g->nodes[0].removed == want_fold);
+      if (want_fold) {
+        const float *d = (const float *)T(g, wt)->data;
+        CHECK(d[0] == 0 && d[1] == (float)C && d[rows] == 1); /* wt[i][j] = w[j][i] */
+      }
+      pc_graph_free(g);
+    }
+  }
+}
+
 int main(void) {
   test_chain();
   test_lists();
@@ -414,6 +457,7 @@ int main(void) {
   test_not_folded();
   test_written_twice();
   test_replaceable_weights();
+  test_no_duplicate_large_constant();
   test_alloc_failures();
   return check_summary("constprop");
 }

@@ -12,8 +12,9 @@ static const char help[] =
     "usage: ptera compile IN.ptg OUT.pte [options]\n"
     "\n"
     "Compiles a graph written by the Python front end (docs/PTG.md) into an\n"
-    "ExecuTorch program: constant propagation, constant deduplication and\n"
-    "dead-code elimination per method, then memory planning and emission.\n"
+    "ExecuTorch program: linear fusion, constant propagation, constant\n"
+    "deduplication and dead-code elimination per method, then memory planning\n"
+    "and emission.\n"
     "The outputs are written under temporary names, loaded back with every\n"
     "method created, and only then renamed into place.\n"
     "\n"
@@ -28,13 +29,15 @@ static const char help[] =
     "  --weight-keys fqn|hash      key of each external weight: its fully qualified\n"
     "                              name (default) or the SHA-256 hex of its bytes\n"
     "                              (needs --external-weights)\n"
+    "  --no-fuse                   skip linear fusion (mm/addmm of a transposed\n"
+    "                              weight rewritten to linear)\n"
     "  --no-constprop              skip constant propagation\n"
     "  --no-dedup                  skip constant deduplication\n"
     "  --no-dce                    skip dead-code elimination\n"
     "  --quiet                     print nothing on success\n"
     "  --help                      this text\n"
     "\n"
-    "Prints per method: calls before -> after the passes (folded, merged\n"
+    "Prints per method: calls before -> after the passes (fused, folded, merged\n"
     "constants / bytes, removed), planned arena bytes against the bytes without\n"
     "memory reuse, and the file sizes.\n"
     "\n"
@@ -60,6 +63,8 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->ptd = argv[++i];
     } else if (strcmp(a, "--weight-keys") == 0 && has_next) {
       o->keys = argv[++i];
+    } else if (strcmp(a, "--no-fuse") == 0) {
+      o->c.no_fuse = true;
     } else if (strcmp(a, "--no-constprop") == 0) {
       o->c.no_constprop = true;
     } else if (strcmp(a, "--no-dedup") == 0) {
@@ -181,9 +186,9 @@ static int verify(const char *pte, const char *ptd) {
 static void report(const compile_opts *o, const pc_compile_result *r) {
   for (uint32_t i = 0; i < r->nmethods; i++) {
     const pc_method_stats *s = &r->methods[i];
-    printf("method %s: %u -> %u nodes (folded %u, merged %u constants / %llu B, removed %u); "
-           "planned %llu B (no reuse %llu B, ",
-           s->name, s->nodes_before, s->nodes_after, s->passes.folded_nodes,
+    printf("method %s: %u -> %u nodes (fused %u, folded %u, merged %u constants / %llu B, "
+           "removed %u); planned %llu B (no reuse %llu B, ",
+           s->name, s->nodes_before, s->nodes_after, s->passes.fused_nodes, s->passes.folded_nodes,
            s->passes.merged_constants, (unsigned long long)s->passes.merged_bytes,
            s->passes.removed_nodes, (unsigned long long)s->plan.peak_bytes,
            (unsigned long long)s->plan.no_reuse_bytes);
