@@ -137,7 +137,7 @@ ptera_status pk_batch_norm(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *
   PK_TRY(pk_norm_prepare_out(ctx, op, "save_invstd", invstd_out, in, 1, csize));
   pk_norm_shape s = {(size_t)in->sizes[0], C, 1, 0, 1, C};
   for (size_t d = 2; d < in->dim; d++) s.inner *= (size_t)in->sizes[d];
-  double *mean, *var;
+  double *mean = NULL, *var = NULL;
   PK_TRY(pk_norm_temp(ctx, op, C, &mean, &var));
   if (training) {
     pk_norm_stats(&s, in, mean, var);
