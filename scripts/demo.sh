@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Builds ptera and runs a model: the add model ExecuTorch ships in its
-# examples, from the shared corpus (x + 1.0 for x of shape [1]).
+# Builds ptera and runs the model the project ships: a small CNN trained on
+# scikit-learn's handwritten digits (examples/digits), on the held-out image
+# of a 3. Prints the class probabilities and the top classes.
+# Usage: scripts/demo.sh [IMAGE.npy] [ptera run options...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
-model=../shared/corpus/pte/pytorch+executorch__examples_arduino_examples_AddModel_model.pte
-./build/ptera inspect "$model"
-./build/ptera run "$model" --random 7 "$@"
+image=examples/digits/digit_3.npy
+if [ $# -gt 0 ] && [[ "$1" != -* ]]; then image=$1; shift; fi
+./build/ptera run examples/digits/digits.pte --input "$image" "$@"
