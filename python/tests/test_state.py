@@ -125,3 +125,37 @@ def test_then_without_files_uses_ones(tmp_path):
     init = np.array([1.0, -2.0, 0.5], np.float32)
     for j in range(2):
         np.testing.assert_allclose(np.load(out / ("run%d_output_0.npy" % j)), (init + j + 1) * 2)
+
+
+class TwoWrites(nn.Module):
+    """A small KV-cache pattern: within ONE forward the buffer is written at
+    pos, read, then written at pos + 1 (what llama_2step once checked with a
+    whole model); across executions the rows written earlier stay."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("cache", torch.zeros(4, 3))
+
+    def forward(self, x, pos):
+        # x: [1, 3]; pos: [1] int64
+        self.cache.index_put_((pos,), x)
+        a = self.cache.sum(0, keepdim=True)  # sees this and earlier writes
+        self.cache.index_put_((pos + 1,), a * 2)
+        return self.cache * 1, a
+
+
+def test_two_writes_in_one_execution_and_across(tmp_path):
+    module = TwoWrites().eval()
+    eager = copy.deepcopy(module)
+    runs = [(torch.tensor([[1.0, 2.0, -1.0]]), torch.tensor([0])),
+            (torch.tensor([[0.5, -4.0, 3.0]]), torch.tensor([2]))]
+    pte = tmp_path / "two_writes.pte"
+    ptera.export(module, runs[0], str(pte))
+    _, got = _run_then(pte, runs, tmp_path)
+    for j, inputs in enumerate(runs):
+        with torch.no_grad():
+            ref = eager(*[t.clone() for t in inputs])
+        _compare(got[j], ref)
+    # By hand: after run 1, rows 0..3 = x0, 2*x0, x1, 2*(x0 + 2*x0 + x1).
+    x0, x1 = runs[0][0][0].numpy(), runs[1][0][0].numpy()
+    np.testing.assert_allclose(got[1][0], np.stack([x0, 2 * x0, x1, 2 * (3 * x0 + x1)]))
