@@ -227,7 +227,9 @@ LLAMA_TOKENS = (1, 347)  # the token at pos 0, then the token at pos 1
 
 
 def llama_step():
-    """Step 1 (pos 0) on fresh caches. llama_steps() gives both steps' inputs."""
+    """The decoder step; its inputs are step 0's (pos 0). The zoo runs it as
+    two executions of one loaded program (EXECUTIONS): pos 0, then pos 1 with
+    another token, which reads the cache rows the first execution wrote."""
     gen = _seed(5)
     m = _init_llama(LlamaStep(), gen)
     return m.eval(), llama_steps()[0]
@@ -236,29 +238,6 @@ def llama_step():
 def llama_steps():
     return [(torch.tensor([[t]], dtype=torch.long), torch.tensor([p], dtype=torch.long))
             for p, t in enumerate(LLAMA_TOKENS)]
-
-
-class LlamaTwoSteps(nn.Module):
-    """Two decoder steps in one forward (pos 0, then pos 1): the second step
-    reads the cache rows the first one wrote, so the mutable-buffer state is
-    checked within a single execution."""
-
-    def __init__(self, step):
-        super().__init__()
-        self.step = step
-
-    def forward(self, tokens, positions):
-        # tokens: [1, 2] int64, positions: [2] int64
-        self.step(tokens[:, 0:1], positions[0:1])
-        return self.step(tokens[:, 1:2], positions[1:2])
-
-
-def llama_2step():
-    gen = _seed(5)
-    m = LlamaTwoSteps(_init_llama(LlamaStep(), gen))
-    tokens = torch.tensor([list(LLAMA_TOKENS)], dtype=torch.long)
-    positions = torch.arange(len(LLAMA_TOKENS), dtype=torch.long)
-    return m.eval(), (tokens, positions)
 
 
 # --- digits -----------------------------------------------------------------
@@ -273,6 +252,19 @@ def digits():
         sys.path.pop(0)
     model, (_, _, x_test, y_test), _ = digits_train.train(verbose=False)
     return model.eval(), (x_test[0:1].clone(),)
+
+
+def executions(name, inputs):
+    """The input tuples of each execution, in order: several for a model with
+    state carried from one execution to the next (one `ptera run ... --then
+    ...`), else just the factory's inputs."""
+    return EXECUTIONS[name]() if name in EXECUTIONS else [inputs]
+
+
+def eager_references(name, module, runs):
+    """eager_reference for each execution in turn, on the SAME module, so its
+    buffers carry state as the program's do: one list of tensors per run."""
+    return [eager_reference(name, module, inputs) for inputs in runs]
 
 
 def eager_reference(name, module, inputs):
@@ -302,12 +294,12 @@ FACTORIES = {
     "digits": digits,
     "transformer_encoder": transformer_encoder,
     "llama_step": llama_step,
-    "llama_2step": llama_2step,
     "mobilenet_v2": mobilenet_v2,
     "resnet18": resnet18,
 }
 NAMES = list(FACTORIES)
-HEAVY = {"transformer_encoder", "llama_step", "llama_2step", "mobilenet_v2", "resnet18"}
+HEAVY = {"transformer_encoder", "llama_step", "mobilenet_v2", "resnet18"}
+EXECUTIONS = {"llama_step": llama_steps}  # models run several times, state kept
 
 
 def get(name):

@@ -9,6 +9,11 @@ report is printed), run `ptera run MODEL.pte --input ... --output-dir ...`
 and compare every output: the check is max|ptera - ref| <= tol * max|ref|
 (tol 1e-4). Prints a table and exits 1 when any model fails.
 
+A model with state across executions (models.EXECUTIONS: llama_step, whose KV
+caches are mutable buffers) runs as one `ptera run ... --input ... --then
+--input ...`, and each execution's outputs are compared with the same fresh
+eager module called once per execution in turn.
+
 --skip-heavy, or PTERA_ZOO_SKIP_HEAVY=1 in the environment, keeps only the
 small models (for valgrind/sanitizer runs); PTERA_ZOO_MODELS=a,b is the
 environment form of --models.
@@ -123,7 +128,8 @@ def run_model(name, ptera_bin, workdir, verbose):
     row = {"model": name, "ok": False, "err": None, "note": ""}
     t0 = time.time()
     module, inputs = models.get(name)
-    ref = models.eager_reference(name, copy.deepcopy(module), inputs)
+    runs = models.executions(name, inputs)
+    refs = models.eager_references(name, copy.deepcopy(module), runs)
     t_build = time.time() - t0
 
     d = os.path.join(workdir, name)
@@ -156,10 +162,13 @@ def run_model(name, ptera_bin, workdir, verbose):
     ptd = os.path.splitext(pte)[0] + ".ptd"
     if os.path.exists(ptd):
         args += ["--data", ptd]
-    for k, t in enumerate(inputs):
-        path = os.path.join(d, f"input_{k}.npy")
-        save_input(path, t)
-        args += ["--input", path]
+    for j, run_inputs in enumerate(runs):
+        if j:
+            args.append("--then")  # the same loaded program again: state carries
+        for k, t in enumerate(run_inputs):
+            path = os.path.join(d, f"run{j}_input_{k}.npy")
+            save_input(path, t)
+            args += ["--input", path]
     outdir = os.path.join(d, "out")
     args += ["--output-dir", outdir, "--show", "4"]
     t2 = time.time()
@@ -174,29 +183,33 @@ def run_model(name, ptera_bin, workdir, verbose):
 
     worst = 0.0
     ok = True
-    for k, want in enumerate(ref):
-        path = os.path.join(outdir, f"output_{k}.npy")
-        if not os.path.exists(path):
-            print(f"  [{name}] output {k}: missing {path}")
-            ok = False
-            continue
-        got = np.load(path)
-        want = want.numpy()
-        if got.shape != want.shape:
-            print(f"  [{name}] output {k}: shape {got.shape}, expected {want.shape}")
-            ok = False
-            continue
-        scale = float(np.abs(want).max()) if want.size else 0.0
-        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
-        abs_err = float(diff.max()) if diff.size else 0.0
-        if not np.isfinite(abs_err):
-            abs_err = float("inf")
-        rel = abs_err / scale if scale > 0 else abs_err
-        worst = max(worst, rel)
-        good = rel <= TOL
-        ok = ok and good
-        print(f"  [{name}] output {k} {tuple(want.shape)}: max abs err {abs_err:.3g}, "
-              f"max|ref| {scale:.4g}, rel {rel:.3g} {'ok' if good else 'TOO LARGE'}")
+    for j, ref in enumerate(refs):
+        # One execution: output_<k>.npy; several: run<j>_output_<k>.npy.
+        prefix = f"run{j}_" if len(runs) > 1 else ""
+        label = f"run {j} output" if len(runs) > 1 else "output"
+        for k, want in enumerate(ref):
+            path = os.path.join(outdir, f"{prefix}output_{k}.npy")
+            if not os.path.exists(path):
+                print(f"  [{name}] {label} {k}: missing {path}")
+                ok = False
+                continue
+            got = np.load(path)
+            want = want.numpy()
+            if got.shape != want.shape:
+                print(f"  [{name}] {label} {k}: shape {got.shape}, expected {want.shape}")
+                ok = False
+                continue
+            scale = float(np.abs(want).max()) if want.size else 0.0
+            diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+            abs_err = float(diff.max()) if diff.size else 0.0
+            if not np.isfinite(abs_err):
+                abs_err = float("inf")
+            rel = abs_err / scale if scale > 0 else abs_err
+            worst = max(worst, rel)
+            good = rel <= TOL
+            ok = ok and good
+            print(f"  [{name}] {label} {k} {tuple(want.shape)}: max abs err {abs_err:.3g}, "
+                  f"max|ref| {scale:.4g}, rel {rel:.3g} {'ok' if good else 'TOO LARGE'}")
     row["err"] = worst
     row["ok"] = ok
     row["t_total"] = time.time() - t0

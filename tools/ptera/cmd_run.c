@@ -1,4 +1,5 @@
-/* ptera run — run one method of a program. */
+/* ptera run — run one method of a program, once or several times in a row
+ * (--then) on the same method instance, so mutable state carries over. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +22,39 @@ static const char help[] =
     "                      filled with ones\n"
     "  --random SEED       fill inputs without --input with seeded values in [-1, 1)\n"
     "                      (integers in [-5, 5], bools 0/1) instead of ones\n"
-    "  --output-dir DIR    write each output to DIR/output_<k>.npy\n"
+    "  --then              end this execution's inputs and run the method again\n"
+    "                      afterwards, on the same loaded method: mutable state\n"
+    "                      (e.g. a KV cache in buffers) carries over. The --input\n"
+    "                      options after it are the next execution's. Either every\n"
+    "                      execution has its --input files or none has (ones, or\n"
+    "                      --random values: execution j uses seed SEED + j)\n"
+    "  --output-dir DIR    write each output to DIR/output_<k>.npy; with --then,\n"
+    "                      execution j's to DIR/run<j>_output_<k>.npy\n"
     "  --show N            values printed per output (default 8)\n"
     "  --top K             for each floating-point output of shape [N] or [1, N]\n"
     "                      (2 <= N <= 100000), print its K largest values with\n"
     "                      their indices, largest first (default 3; 0: off)\n"
     "  --help              this text\n"
     "\n"
-    "Exit status: 0 on success; 1 with the error's name and message on stderr.\n";
+    "With --then, each execution's outputs follow a 'run <j>:' line (j from 0).\n"
+    "Options other than --input and --then apply to every execution.\n"
+    "\n"
+    "Exit status: 0 on success; 1 with the error's name and message on stderr;\n"
+    "2 on a usage error.\n";
 
 #define MAX_FILES 64
+#define MAX_INPUTS 4096 /* --input files over all executions */
+#define MAX_RUNS 1024   /* executions (--then + 1) */
 
 typedef struct run_opts {
   const char *model;
   const char *data[MAX_FILES];
   size_t ndata;
   const char *method;
-  const char *inputs[MAX_FILES];
+  const char *inputs[MAX_INPUTS]; /* run j's: inputs[first[j] .. first[j + 1]) */
   size_t ninputs;
+  size_t first[MAX_RUNS + 1];
+  size_t nruns;
   const char *output_dir;
   bool random;
   uint64_t seed;
@@ -51,6 +67,7 @@ static int parse_args(int argc, char **argv, run_opts *o) {
   o->method = "forward";
   o->show = 8;
   o->top = 3;
+  o->nruns = 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool has_next = i + 1 < argc;
@@ -59,8 +76,18 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       return 0;
     } else if (strcmp(a, "--data") == 0 && has_next && o->ndata < MAX_FILES) {
       o->data[o->ndata++] = argv[++i];
-    } else if (strcmp(a, "--input") == 0 && has_next && o->ninputs < MAX_FILES) {
+    } else if (strcmp(a, "--input") == 0 && has_next) {
+      if (o->ninputs == MAX_INPUTS) {
+        fprintf(stderr, "ptera run: more than %d --input files\n", MAX_INPUTS);
+        return 2;
+      }
       o->inputs[o->ninputs++] = argv[++i];
+    } else if (strcmp(a, "--then") == 0) {
+      if (o->nruns == MAX_RUNS) {
+        fprintf(stderr, "ptera run: more than %d executions\n", MAX_RUNS);
+        return 2;
+      }
+      o->first[o->nruns++] = o->ninputs;
     } else if (strcmp(a, "--method") == 0 && has_next) {
       o->method = argv[++i];
     } else if (strcmp(a, "--output-dir") == 0 && has_next) {
@@ -91,6 +118,19 @@ static int parse_args(int argc, char **argv, run_opts *o) {
   if (!o->model) {
     fprintf(stderr, "%s", help);
     return 2;
+  }
+  o->first[o->nruns] = o->ninputs;
+  /* Files for some executions but not others is a mistake (a forgotten
+   * --input, a stray --then), not a request for ones. */
+  if (o->ninputs) {
+    for (size_t j = 0; j < o->nruns; j++) {
+      if (o->first[j] != o->first[j + 1]) continue;
+      fprintf(stderr,
+              "ptera run: execution %zu has no --input but others have: with --then, give every "
+              "execution its inputs (or none, for ones or --random values)\n",
+              j);
+      return 2;
+    }
   }
   return -1;
 }
@@ -132,16 +172,28 @@ typedef struct run_state {
   ptera_bundled *bundled; /* when MODEL is a .bpte: its embedded program runs */
   ptera_program *program;
   ptera_method *method;
-  void *buffers[2 * MAX_FILES]; /* input data and output buffers the method points at */
-  size_t nbuffers;
+  void **buffers; /* input data and output buffers the method points at */
+  size_t nbuffers, cap;
+  size_t noutput_buffers; /* buffers[0 .. noutput_buffers): kept for every execution */
 } run_state;
 
 static void *keep(run_state *s, size_t size) {
-  if (s->nbuffers == sizeof s->buffers / sizeof s->buffers[0]) return NULL;
+  if (s->nbuffers == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    void **b = realloc(s->buffers, cap * sizeof *b);
+    if (!b) return NULL;
+    s->buffers = b;
+    s->cap = cap;
+  }
   size_t rounded = (size + 63) & ~(size_t)63;
   void *p = aligned_alloc(64, rounded ? rounded : 64);
   if (p) s->buffers[s->nbuffers++] = p;
   return p;
+}
+
+/* Frees the buffers after the output buffers: the last execution's inputs. */
+static void drop_input_buffers(run_state *s) {
+  while (s->nbuffers > s->noutput_buffers) free(s->buffers[--s->nbuffers]);
 }
 
 static int set_scalar_input(run_state *s, size_t i, const ptera_value *v, const cli_array *a) {
@@ -176,20 +228,34 @@ static int set_tensor_input(run_state *s, size_t i, const ptera_tensor *t, const
   return st == PTERA_OK ? 0 : cli_error(st, "%s", ptera_method_errmsg(s->method));
 }
 
-static int bind_inputs(run_state *s, const run_opts *o) {
+/* Checks every execution's count of --input files before any runs. */
+static int check_input_counts(run_state *s, const run_opts *o) {
   size_t n = ptera_method_input_count(s->method);
-  if (o->ninputs && o->ninputs != n)
-    return cli_error(PTERA_INVALID_ARGUMENT, "method '%s' takes %zu inputs; %zu given", o->method,
-                     n, o->ninputs);
-  uint64_t state = o->seed * 2654435761u + 0x9E3779B97F4A7C15ull;
+  for (size_t j = 0; j < o->nruns; j++) {
+    size_t given = o->first[j + 1] - o->first[j];
+    if (!o->ninputs || given == n) continue;
+    if (o->nruns == 1)
+      return cli_error(PTERA_INVALID_ARGUMENT, "method '%s' takes %zu inputs; %zu given", o->method,
+                       n, given);
+    return cli_error(PTERA_INVALID_ARGUMENT, "method '%s' takes %zu inputs; %zu given for execution %zu",
+                     o->method, n, given, j);
+  }
+  return 0;
+}
+
+/* Binds execution j's inputs: its --input files, or ones / seeded values. */
+static int bind_inputs(run_state *s, const run_opts *o, size_t j) {
+  size_t n = ptera_method_input_count(s->method);
+  const char *const *files = o->ninputs ? o->inputs + o->first[j] : NULL;
+  uint64_t state = (o->seed + j) * 2654435761u + 0x9E3779B97F4A7C15ull;
   for (size_t i = 0; i < n; i++) {
     const ptera_value *v = ptera_method_input(s->method, i);
     int rc = 0;
     cli_array a;
-    if (o->ninputs) {
+    if (files) {
       char msg[512];
       int expect = v->tag == PTERA_TAG_TENSOR ? v->u.tensor->dtype : -1;
-      if (cli_npy_load(o->inputs[i], expect, &a, msg, sizeof msg) != 0)
+      if (cli_npy_load(files[i], expect, &a, msg, sizeof msg) != 0)
         return cli_error(PTERA_INVALID_ARGUMENT, "input %zu: %s", i, msg);
       if (v->tag == PTERA_TAG_TENSOR) rc = set_tensor_input(s, i, v->u.tensor, &a);
       else if (v->tag != PTERA_TAG_NONE) rc = set_scalar_input(s, i, v, &a);
@@ -290,9 +356,11 @@ static int print_top(size_t k, const cli_array *a, size_t top) {
   return rc;
 }
 
-static int report_outputs(run_state *s, const run_opts *o) {
+/* Prints execution j's outputs and writes their files. */
+static int report_outputs(run_state *s, const run_opts *o, size_t j) {
   if (o->output_dir && mkdir(o->output_dir, 0777) != 0 && errno != EEXIST)
     return cli_error(PTERA_ACCESS_FAILED, "cannot create directory '%s'", o->output_dir);
+  if (o->nruns > 1) printf("run %zu:\n", j);
   size_t n = ptera_method_output_count(s->method);
   for (size_t k = 0; k < n; k++) {
     const ptera_value *v = ptera_method_output(s->method, k);
@@ -307,7 +375,8 @@ static int report_outputs(run_state *s, const run_opts *o) {
     }
     if (rc == 0 && o->output_dir) {
       char path[4096], msg[512];
-      snprintf(path, sizeof path, "%s/output_%zu.npy", o->output_dir, k);
+      if (o->nruns > 1) snprintf(path, sizeof path, "%s/run%zu_output_%zu.npy", o->output_dir, j, k);
+      else snprintf(path, sizeof path, "%s/output_%zu.npy", o->output_dir, k);
       if (cli_npy_save(path, &a, msg, sizeof msg) != 0) {
         free(a.data);
         return cli_error(PTERA_ACCESS_FAILED, "%s", msg);
@@ -343,12 +412,29 @@ static int run(run_state *s, const run_opts *o) {
   }
   st = ptera_method_create(s->program, o->method, NULL, &s->method);
   if (st != PTERA_OK) return cli_error(st, "%s", ptera_method_errmsg(s->method));
-  int rc = bind_inputs(s, o);
+  int rc = check_input_counts(s, o);
   if (rc == 0) rc = bind_outputs(s);
   if (rc) return rc;
-  st = ptera_method_execute(s->method);
-  if (st != PTERA_OK) return cli_error(st, "%s", ptera_method_errmsg(s->method));
-  return report_outputs(s, o);
+  s->noutput_buffers = s->nbuffers;
+  /* Every execution reuses the method: nothing is reloaded or reset. */
+  for (size_t j = 0; j < o->nruns; j++) {
+    rc = bind_inputs(s, o, j);
+    if (rc) {
+      if (o->nruns > 1) fprintf(stderr, "ptera run: execution %zu's inputs were not bound\n", j);
+      return rc;
+    }
+    st = ptera_method_execute(s->method);
+    if (st != PTERA_OK) {
+      if (o->nruns > 1)
+        return cli_error(st, "execution %zu: %s", j, ptera_method_errmsg(s->method));
+      return cli_error(st, "%s", ptera_method_errmsg(s->method));
+    }
+    rc = report_outputs(s, o, j);
+    if (rc) return rc;
+    fflush(stdout);
+    drop_input_buffers(s);
+  }
+  return 0;
 }
 
 int cli_run(int argc, char **argv) {
@@ -362,5 +448,6 @@ int cli_run(int argc, char **argv) {
   if (s.bundled) ptera_bundled_destroy(s.bundled);
   else ptera_program_destroy(s.program);
   for (size_t i = 0; i < s.nbuffers; i++) free(s.buffers[i]);
+  free(s.buffers);
   return rc;
 }
