@@ -93,10 +93,10 @@ def parse_report(text):
     return out
 
 
-def instructions(ptera_bin, pte):
+def inspect(ptera_bin, pte):
+    """`ptera inspect` on the emitted program: (exit status, text)."""
     r = subprocess.run([ptera_bin, "inspect", pte], capture_output=True, text=True)
-    m = re.search(r"method forward: \d+ values, (\d+) instructions", r.stdout)
-    return int(m.group(1)) if m else None
+    return r.returncode, r.stdout + r.stderr
 
 
 def save_input(path, t):
@@ -109,19 +109,7 @@ def save_input(path, t):
 def export(module, inputs, pte, ptera_bin):
     import ptera
 
-    os.environ.setdefault("PTERA_BIN", ptera_bin)
-    kwargs = {}
-    try:
-        import inspect
-
-        params = inspect.signature(ptera.export).parameters
-        for name in ("ptera_bin", "ptera", "compiler", "bin"):
-            if name in params:
-                kwargs[name] = ptera_bin
-                break
-    except (TypeError, ValueError):
-        pass
-    return ptera.export(module, inputs, pte, **kwargs)
+    return ptera.export(module, inputs, pte, ptera_bin=ptera_bin)
 
 
 def run_model(name, ptera_bin, workdir, verbose):
@@ -155,8 +143,11 @@ def run_model(name, ptera_bin, workdir, verbose):
         return row
     row.update(parse_report(report))
     row["size"] = os.path.getsize(pte)
-    if "nodes" not in row:
-        row["nodes"] = instructions(ptera_bin, pte)
+    rc, text = inspect(ptera_bin, pte)
+    if rc != 0 or "method forward" not in text:
+        print(f"  [{name}] ptera inspect failed (exit {rc}):\n{text}")
+        row["note"] = "ptera inspect failed"
+        return row
 
     args = [ptera_bin, "run", pte]
     ptd = os.path.splitext(pte)[0] + ".ptd"
