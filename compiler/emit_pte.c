@@ -8,8 +8,9 @@
 /* Field ids (PTE.md §5). */
 enum {
   PROGRAM_VERSION = 0, PROGRAM_PLANS = 1, PROGRAM_SEGMENTS = 4, PROGRAM_CONST_SEG = 5,
-  PROGRAM_MUTABLE_SEGS = 6
+  PROGRAM_MUTABLE_SEGS = 6, PROGRAM_NAMED_DATA = 7
 };
+enum { NAMED_KEY = 0, NAMED_SEGMENT = 1 };
 enum {
   PLAN_NAME = 0, PLAN_VALUES = 2, PLAN_INPUTS = 3, PLAN_OUTPUTS = 4, PLAN_CHAINS = 5,
   PLAN_OPERATORS = 6, PLAN_DELEGATES = 7, PLAN_BUFFER_SIZES = 8
@@ -37,6 +38,15 @@ typedef struct pc_mutable {
   uint64_t offset;         /* within the mutable segment */
 } pc_mutable;
 
+/* One entry of Program.segments: offset from the segment base, size, and
+ * for named-data segments the bytes to copy (constants and initial values
+ * are copied from their own tables). */
+typedef struct pc_segment {
+  uint64_t offset;
+  uint64_t size;
+  const uint8_t *data; /* named blobs only */
+} pc_segment;
+
 typedef struct emitter {
   const pc_program *p;
   const ptera_allocator *allocator;
@@ -48,6 +58,10 @@ typedef struct emitter {
   pc_mutable *muts;    /* initial values of planned tensors, in value order */
   size_t nmuts;
   uint64_t mut_size;   /* mutable segment bytes */
+  pc_segment *segs;    /* Program.segments: constants, [mutable], named blobs */
+  uint32_t nsegs;
+  uint32_t *named_seg; /* per p->named[k]: its segment index */
+  uint64_t seg_size;   /* bytes from the segment base to the end of the last segment */
   ptera_status status; /* MemoryAllocationFailed once scratch() failed */
   void *tmp;           /* scratch for converted vectors */
   size_t tmp_cap;
@@ -190,6 +204,23 @@ static ptera_status check_method(emitter *e, uint32_t mi) {
   return PTERA_OK;
 }
 
+static ptera_status check_named(emitter *e) {
+  const pc_program *p = e->p;
+  if (p->nnamed && !p->named)
+    return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "named data: NULL array with a count");
+  for (uint32_t k = 0; k < p->nnamed; k++) {
+    const pc_named_blob *n = &p->named[k];
+    if (!n->key || !n->key[0])
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "named data %u: no key", k);
+    if (n->nbytes && !n->data)
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "named data '%s': no data", n->key);
+    for (uint32_t j = 0; j < k; j++)
+      if (strcmp(p->named[j].key, n->key) == 0)
+        return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "named data '%s' appears twice", n->key);
+  }
+  return PTERA_OK;
+}
+
 /* ---- constants ---- */
 
 /* 1-based data_buffer_idx of the constant equal to (data, n), 0 if none. */
@@ -271,8 +302,56 @@ static uint32_t find_mutable(const emitter *e, const pc_tensor *t) {
   return 0;
 }
 
-/* Offset of the mutable segment (segments[1]) from the segment base. */
-static uint64_t mutable_segment_offset(const emitter *e) { return round_up(e->const_size, e->salign); }
+/* Program.segments (PTE.md §11): the constant segment (always, like
+ * upstream), the mutable segment when there are initial values, then one
+ * segment per distinct named blob (identical bytes share one), each at the
+ * next multiple of segment_alignment after the previous one's end. */
+static ptera_status layout_segments(emitter *e) {
+  const pc_program *p = e->p;
+  uint64_t max = (uint64_t)(e->nmuts ? 2 : 1) + p->nnamed;
+  if (max > UINT32_MAX) return pt_fail(e->err, PTERA_NOT_SUPPORTED, "too many segments");
+  e->segs = pt_calloc(e->allocator, (size_t)max, sizeof *e->segs, _Alignof(pc_segment));
+  if (!e->segs) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  if (p->nnamed) {
+    e->named_seg = pt_calloc(e->allocator, p->nnamed, sizeof *e->named_seg, _Alignof(uint32_t));
+    if (!e->named_seg) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  }
+  e->segs[0].offset = 0;
+  e->segs[0].size = e->const_size;
+  e->nsegs = 1;
+  uint64_t end = e->const_size;
+  if (e->nmuts) {
+    uint64_t off = round_up(end, e->salign);
+    if (off < end || !pt_add_u64(off, e->mut_size, &end))
+      return pt_fail(e->err, PTERA_NOT_SUPPORTED, "segments too large");
+    e->segs[1].offset = off;
+    e->segs[1].size = e->mut_size;
+    e->nsegs = 2;
+  }
+  uint32_t first_named = e->nsegs;
+  for (uint32_t k = 0; k < p->nnamed; k++) {
+    const pc_named_blob *n = &p->named[k];
+    uint32_t found = 0;
+    for (uint32_t s = first_named; s < e->nsegs && !found; s++)
+      if (e->segs[s].size == n->nbytes &&
+          (n->nbytes == 0 || memcmp(e->segs[s].data, n->data, n->nbytes) == 0))
+        found = s;
+    if (found) {
+      e->named_seg[k] = found;
+      continue;
+    }
+    uint64_t off = round_up(end, e->salign);
+    if (off < end || !pt_add_u64(off, n->nbytes, &end))
+      return pt_fail(e->err, PTERA_NOT_SUPPORTED, "segments too large");
+    e->segs[e->nsegs].offset = off;
+    e->segs[e->nsegs].size = n->nbytes;
+    e->segs[e->nsegs].data = n->data;
+    e->named_seg[k] = e->nsegs++;
+  }
+  if (end > PC_FBB_MAX_SIZE * 16ull) return pt_fail(e->err, PTERA_NOT_SUPPORTED, "segments too large");
+  e->seg_size = end;
+  return PTERA_OK;
+}
 
 /* ---- flatbuffer ---- */
 
@@ -437,19 +516,25 @@ static ptera_status emit_flatbuffer(emitter *e) {
   }
   pc_fbb_ref plans = pc_fbb_vec_stack(b, e->p->nmethods);
 
-  /* One constant segment (always, like upstream): segments[0]; the mutable
-   * segment, when there are initial values, is segments[1]. */
-  pc_fbb_table_start(b);
-  pc_fbb_add_u64(b, 0, 0);
-  pc_fbb_add_u64(b, 1, e->const_size);
-  pc_fbb_push(b, pc_fbb_table_end(b));
-  if (e->nmuts) {
+  for (uint32_t s = 0; s < e->nsegs; s++) {
     pc_fbb_table_start(b);
-    pc_fbb_add_u64(b, 0, mutable_segment_offset(e));
-    pc_fbb_add_u64(b, 1, e->mut_size);
+    pc_fbb_add_u64(b, 0, e->segs[s].offset);
+    pc_fbb_add_u64(b, 1, e->segs[s].size);
     pc_fbb_push(b, pc_fbb_table_end(b));
   }
-  pc_fbb_ref segments = pc_fbb_vec_stack(b, e->nmuts ? 2 : 1);
+  pc_fbb_ref segments = pc_fbb_vec_stack(b, e->nsegs);
+
+  pc_fbb_ref named = 0;
+  if (e->p->nnamed) {
+    for (uint32_t k = 0; k < e->p->nnamed; k++) {
+      pc_fbb_ref key = pc_fbb_cstring(b, e->p->named[k].key);
+      pc_fbb_table_start(b);
+      pc_fbb_add_ref(b, NAMED_KEY, key);
+      pc_fbb_add_u32(b, NAMED_SEGMENT, e->named_seg[k]);
+      pc_fbb_push(b, pc_fbb_table_end(b));
+    }
+    named = pc_fbb_vec_stack(b, e->p->nnamed);
+  }
 
   pc_fbb_ref mutable_segs = 0;
   if (e->nmuts) {
@@ -481,6 +566,7 @@ static ptera_status emit_flatbuffer(emitter *e) {
   pc_fbb_add_ref(b, PROGRAM_SEGMENTS, segments);
   pc_fbb_add_ref(b, PROGRAM_CONST_SEG, const_seg);
   pc_fbb_add_ref(b, PROGRAM_MUTABLE_SEGS, mutable_segs);
+  pc_fbb_add_ref(b, PROGRAM_NAMED_DATA, named);
   pc_fbb_ref root = pc_fbb_table_end(b);
   ptera_status st = pc_fbb_finish(b, root, "ET12");
   if (st == PTERA_MEMORY_ALLOCATION_FAILED) return pt_fail(e->err, st, "out of memory");
@@ -493,7 +579,7 @@ static ptera_status emit_flatbuffer(emitter *e) {
 static ptera_status assemble(emitter *e, uint8_t **out, size_t *out_size) {
   size_t fb_size;
   const uint8_t *fb = pc_fbb_data(&e->fbb, &fb_size);
-  bool header = e->const_size > 0 || e->nmuts > 0;
+  bool header = e->seg_size > 0; /* like upstream: only when there is segment data */
   uint64_t pad_len = 0, program_size = fb_size, seg_base = 0, seg_size = 0, total = fb_size;
   if (header) {
     uint64_t align = pc_fbb_max_align(&e->fbb);
@@ -501,8 +587,8 @@ static ptera_status assemble(emitter *e, uint8_t **out, size_t *out_size) {
     pad_len = round_up(HEADER_LENGTH, align);
     program_size = fb_size + pad_len;
     seg_base = round_up(program_size, e->salign);
-    seg_size = e->nmuts ? mutable_segment_offset(e) + e->mut_size : e->const_size;
-    total = seg_base + seg_size;
+    seg_size = e->seg_size;
+    if (!pt_add_u64(seg_base, seg_size, &total)) total = UINT64_MAX;
     if (program_size > PC_FBB_MAX_SIZE || total > SIZE_MAX)
       return pt_fail(e->err, PTERA_NOT_SUPPORTED, "program too large");
   }
@@ -523,11 +609,13 @@ static ptera_status assemble(emitter *e, uint8_t **out, size_t *out_size) {
     for (size_t k = 0; k < e->nconsts; k++)
       if (e->consts[k].nbytes)
         memcpy(f + seg_base + e->consts[k].offset, e->consts[k].data, e->consts[k].nbytes);
-    uint64_t mut_base = seg_base + mutable_segment_offset(e);
+    uint64_t mut_base = e->nmuts ? seg_base + e->segs[1].offset : 0;
     for (size_t k = 0; k < e->nmuts; k++)
       if (e->muts[k].tensor->initial_nbytes)
         memcpy(f + mut_base + e->muts[k].offset, e->muts[k].tensor->initial,
                e->muts[k].tensor->initial_nbytes);
+    for (uint32_t s = e->nmuts ? 2 : 1; s < e->nsegs; s++)
+      if (e->segs[s].size) memcpy(f + seg_base + e->segs[s].offset, e->segs[s].data, e->segs[s].size);
   }
   *out = f;
   *out_size = (size_t)total;
@@ -553,14 +641,19 @@ ptera_status pc_emit_pte(const pc_program *p, const pc_emit_options *options, ui
     ptera_status st = check_method(&e, mi);
     if (st != PTERA_OK) return st;
   }
+  ptera_status cst = check_named(&e);
+  if (cst != PTERA_OK) return cst;
   pc_fbb_init(&e.fbb, e.allocator);
   ptera_status st = layout_constants(&e);
   if (st == PTERA_OK) st = layout_mutables(&e);
+  if (st == PTERA_OK) st = layout_segments(&e);
   if (st == PTERA_OK) st = emit_flatbuffer(&e);
   if (st == PTERA_OK) st = assemble(&e, out, out_size);
   pc_fbb_release(&e.fbb);
   pt_free(e.allocator, e.consts);
   pt_free(e.allocator, e.muts);
+  pt_free(e.allocator, e.segs);
+  pt_free(e.allocator, e.named_seg);
   pt_free(e.allocator, e.tmp);
   return st;
 }

@@ -13,9 +13,11 @@
  *    the file's constant segment, or an external constant whose bytes live in
  *    a .ptd under its fully qualified name), a memory-planned slot (arena +
  *    offset, optionally with an initial value), or nowhere (unplanned: bound
- *    at run time by set_input / set_output_buffer).
+ *    at run time by set_input / set_output_buffer);
+ *  - a program may also carry named blobs (pc_named_blob): opaque bytes
+ *    stored by key in the file, the way backends keep their weights.
  *
- * What the emitter writes (PTE.md §1, §3, §5, §7, §11):
+ * What the emitter writes (PTE.md §1, §3, §5, §7, §10, §11):
  *  - root Program (version 0), one ExecutionPlan per method with an empty
  *    delegates vector and non_const_buffer_sizes = [0, arena sizes...];
  *  - constants deduplicated by content across all methods into one constant
@@ -33,15 +35,25 @@
  *    method load) and mutable_data_segments = [{1, offsets}] with offsets[0]
  *    the empty placeholder; the tensor's data_buffer_idx (>= 1) indexes it.
  *    Each such tensor gets its own entry (no deduplication: they are state);
- *  - when the constant segment is non-empty or there are initial values, the
- *    32-byte "eh00" extended header after the identifier and the segments
- *    from a multiple of segment_alignment (default 128) after the flatbuffer;
- *    otherwise no header, and the file is just the flatbuffer.
+ *  - named blobs (PTE.md §10): Program.named_data = one NamedData {key,
+ *    segment_index} per blob, in the given order; each distinct blob is a
+ *    whole segment of its own after the constant and mutable segments
+ *    (identical bytes, compared by content, share one segment);
+ *  - Program.segments is therefore [constants, mutable (only with initial
+ *    values), named blobs...]; each segment starts at the next multiple of
+ *    segment_alignment (default 128) after the end of the previous one, the
+ *    constant segment at 0; the gaps are zero;
+ *  - when the segment data is non-empty (any constant, initial value or
+ *    named blob bytes), the 32-byte "eh00" extended header after the
+ *    identifier and the segments from a multiple of segment_alignment after
+ *    the flatbuffer; otherwise (like upstream) no header, and the file is just
+ *    the flatbuffer (zero-size segments are never read).
  *
  * Inputs are validated (indices in range, tensor shapes, constant sizes,
  * arena ids, list item kinds; external only on CONST tensors and with a
  * non-empty fqn; initial only on PLANNED tensors with initial_nbytes equal
- * to the shape's bytes); a bad description fails with InvalidArgument and a
+ * to the shape's bytes; named blob keys non-NULL, non-empty and unique, data
+ * non-NULL unless nbytes is 0); a bad description fails with InvalidArgument and a
  * message. */
 #ifndef PTERA_COMPILER_EMIT_PTE_H
 #define PTERA_COMPILER_EMIT_PTE_H
@@ -139,9 +151,19 @@ typedef struct pc_method {
   uint32_t nbuffers;
 } pc_method;
 
+/* A blob stored by key in Program.named_data (read back by backends through
+ * the NamedDataMap API, ptera_named_data_get). */
+typedef struct pc_named_blob {
+  const char *key;  /* unique, non-empty, NUL-terminated */
+  const void *data; /* nbytes bytes; may be NULL when nbytes is 0 */
+  size_t nbytes;
+} pc_named_blob;
+
 typedef struct pc_program {
   const pc_method *methods;
   uint32_t nmethods;
+  const pc_named_blob *named; /* may be NULL when nnamed is 0 */
+  uint32_t nnamed;
 } pc_program;
 
 typedef struct pc_emit_options {

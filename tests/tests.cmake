@@ -42,3 +42,9 @@ set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 # in the environment (or --skip-heavy) keeps only the small models.
 add_test(NAME zoo COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
 set_tests_properties(zoo PROPERTIES TIMEOUT 1800 COST 1100)
+
+# test_emit_named also runs `ptera inspect` on a file it emits.
+if(TARGET test_emit_named)
+  target_compile_definitions(test_emit_named PRIVATE PTERA_CLI="$<TARGET_FILE:ptera>")
+  add_dependencies(test_emit_named ptera)
+endif()

@@ -58,6 +58,13 @@ PTERA_API const char *ptera_program_errmsg(const ptera_program *program);
 PTERA_API ptera_status ptera_program_attach_data_file(ptera_program *program, const char *path);
 PTERA_API ptera_status ptera_program_attach_data_buffer(ptera_program *program, const void *data, size_t size);
 
+/* The program's named data map: blobs stored by key in the .pte
+ * (Program.named_data) and every entry of the attached .ptd files (these
+ * first). Read it with ptera_named_data_get (ptera/backend.h): an absent key
+ * gives NotFound. Valid while the program lives; NULL for a NULL program. */
+typedef struct ptera_named_data ptera_named_data;
+PTERA_API const ptera_named_data *ptera_program_named_data(const ptera_program *program);
+
 /* Methods, in file order. */
 PTERA_API size_t ptera_program_method_count(const ptera_program *program);
 PTERA_API const char *ptera_program_method_name(const ptera_program *program, size_t index);

@@ -189,6 +189,10 @@ ptera_status ptera_program_attach_data_buffer(ptera_program *p, const void *data
   return st;
 }
 
+const ptera_named_data *ptera_program_named_data(const ptera_program *p) {
+  return p ? &p->named_data : NULL;
+}
+
 ptera_status ptera_named_data_get(const ptera_named_data *map, const char *key, size_t key_len,
                                   const void **out_data, size_t *out_size) {
   if (!map || !key || !out_data || !out_size) return PTERA_INVALID_ARGUMENT;

@@ -209,7 +209,7 @@ static void make_fc_program(void) {
   fc_values[5] = planned_f3(32);
   fc_method = (pc_method){"forward", fc_values, 6, fc_in, 1, fc_out, 1, fc_instrs, 2, fc_ops, 2,
                           fc_bufs, 1};
-  fc_program = (pc_program){&fc_method, 1};
+  fc_program = (pc_program){&fc_method, 1, NULL, 0};
 }
 
 /* Loads the program, attaches ptd_path (NULL: none), creates "forward".
@@ -434,7 +434,7 @@ static void test_mutable_state(void) {
   const pc_operator ops[1] = {{"aten::add", "out"}};
   const int64_t bufs[1] = {32};
   pc_method m = {"forward", vals, 4, NULL, 0, outs, 2, instrs, 2, ops, 1, bufs, 1};
-  pc_program prog_desc = {&m, 1};
+  pc_program prog_desc = {&m, 1, NULL, 0};
   uint8_t *pte = NULL;
   size_t size = 0;
   pt_err err;
@@ -524,7 +524,7 @@ static void test_mutable_only(void) {
   const pc_operator ops[1] = {{"aten::add", "out"}};
   const int64_t bufs[1] = {16};
   pc_method m = {"forward", vals, 2, NULL, 0, outs, 1, instrs, 1, ops, 1, bufs, 1};
-  pc_program desc = {&m, 1};
+  pc_program desc = {&m, 1, NULL, 0};
   uint8_t *pte = NULL;
   size_t size = 0;
   pt_err err;
@@ -583,7 +583,7 @@ static void test_optional_tensor_list(void) {
   const pc_operator ops[1] = {{"aten::index", "Tensor_out"}};
   const int64_t bufs[1] = {80};
   pc_method m = {"forward", vals, 4, in0, 1, outs, 1, instrs, 1, ops, 1, bufs, 1};
-  pc_program desc = {&m, 1};
+  pc_program desc = {&m, 1, NULL, 0};
   uint8_t *pte = NULL;
   size_t size = 0;
   pt_err err;

@@ -215,7 +215,7 @@ static void make_add_program(void) {
   memset(&add_method, 0, sizeof add_method);
   add_method = (pc_method){"forward", add_values, 4, in0, 1, out3, 1, add_instrs, 1, ADD_OPS, 1,
                            add_bufs, 1};
-  add_program = (pc_program){&add_method, 1};
+  add_program = (pc_program){&add_method, 1, NULL, 0};
 }
 
 /* Loads through the public API, runs with x and checks y == want. */
@@ -340,7 +340,7 @@ static void test_dedup(void) {
   const pc_instr instrs[2] = {{0, a1, 5}, {0, a2, 5}};
   const int64_t bufs[1] = {48};
   pc_method m = {"forward", vals, 7, in0, 1, outs, 1, instrs, 2, ADD_OPS, 1, bufs, 1};
-  pc_program p = {&m, 1};
+  pc_program p = {&m, 1, NULL, 0};
   uint8_t *file = NULL;
   size_t size = 0;
   pt_err err;
@@ -377,7 +377,7 @@ static void test_no_constants(void) {
   const pc_instr instrs[1] = {{0, args, 5}};
   const int64_t bufs[1] = {32};
   pc_method m = {"forward", vals, 3, in0, 1, outs, 1, instrs, 1, ADD_OPS, 1, bufs, 1};
-  pc_program p = {&m, 1};
+  pc_program p = {&m, 1, NULL, 0};
   uint8_t *file = NULL;
   size_t size = 0;
   pt_err err;
@@ -428,7 +428,7 @@ static void test_value_kinds(void) {
   memcpy(all + 10, more, sizeof more);
   const int32_t outs[1] = {6};
   pc_method m = {"kinds", all, 12, NULL, 0, outs, 1, NULL, 0, NULL, 0, NULL, 0};
-  pc_program p = {&m, 1};
+  pc_program p = {&m, 1, NULL, 0};
   uint8_t *file = NULL;
   size_t size = 0;
   pt_err err;
@@ -485,7 +485,7 @@ static void test_two_methods(void) {
   ms[1].name = "other";
   ms[1].values = vals;
   ms[1].buffer_sizes = big;
-  pc_program p = {ms, 2};
+  pc_program p = {ms, 2, NULL, 0};
   uint8_t *file = NULL;
   size_t size = 0;
   pt_err err;

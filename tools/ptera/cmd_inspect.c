@@ -11,7 +11,7 @@ static const char help[] =
     "\n"
     "Prints the file header, segments, and for each method its inputs and\n"
     "outputs, operators, delegates, planned buffer sizes and where each\n"
-    "constant tensor lives.\n"
+    "constant tensor lives, and the named data (key and size of each blob).\n"
     "\n"
     "options:\n"
     "  --json   machine-readable output\n"
@@ -160,6 +160,15 @@ static void json_plan(const pf_plan *plan) {
   printf("]}");
 }
 
+/* Bytes of named data entry i: its whole segment; false when the segment
+ * index is out of range. */
+static bool named_size(const pf_pte *p, uint32_t i, unsigned long long *size) {
+  uint32_t s = p->named[i].segment_index;
+  if (s >= p->nsegments) return false;
+  *size = (unsigned long long)p->segments[s].size;
+  return true;
+}
+
 static void print_program(const pf_pte *p, bool json) {
   if (json) {
     printf("{\"file_size\":%llu,\"extended_header\":", (unsigned long long)p->file_size);
@@ -173,6 +182,15 @@ static void print_program(const pf_pte *p, bool json) {
     for (uint32_t i = 0; i < p->nsegments; i++)
       printf("%s{\"offset\":%llu,\"size\":%llu}", i ? "," : "", (unsigned long long)p->segments[i].offset,
              (unsigned long long)p->segments[i].size);
+    printf("],\"named_data\":[");
+    for (uint32_t i = 0; i < p->nnamed; i++) {
+      unsigned long long size;
+      printf("%s{\"key\":", i ? "," : "");
+      json_str(p->named[i].key.ptr, p->named[i].key.len);
+      printf(",\"segment\":%u,\"nbytes\":", p->named[i].segment_index);
+      if (named_size(p, i, &size)) printf("%llu}", size);
+      else printf("null}");
+    }
     printf("],\"methods\":[");
     for (uint32_t i = 0; i < p->nplans; i++) {
       if (i) printf(",");
@@ -198,8 +216,12 @@ static void print_program(const pf_pte *p, bool json) {
   if (p->nconstant_buffer) printf("legacy constant_buffer: %u entries\n", p->nconstant_buffer);
   if (p->mutable_data.present)
     printf("mutable data: segment %u, %u entries\n", p->mutable_data.segment_index, p->mutable_data.noffsets);
-  for (uint32_t i = 0; i < p->nnamed; i++)
-    printf("named data '%s': segment %u\n", p->named[i].key.ptr, p->named[i].segment_index);
+  for (uint32_t i = 0; i < p->nnamed; i++) {
+    unsigned long long size;
+    printf("named data '%s': segment %u, ", p->named[i].key.ptr, p->named[i].segment_index);
+    if (named_size(p, i, &size)) printf("%llu bytes\n", size);
+    else printf("no such segment\n");
+  }
   printf("methods: %u\n", p->nplans);
   for (uint32_t i = 0; i < p->nplans; i++) text_plan(&p->plans[i]);
 }
