@@ -42,3 +42,15 @@ set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 # in the environment (or --skip-heavy) keeps only the small models.
 add_test(NAME zoo COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
 set_tests_properties(zoo PROPERTIES TIMEOUT 1800 COST 1100)
+
+# The .pte/.ptd schema checked with Google's flatc (tests/schema): our
+# ExecuTorch schemas must reproduce flatc's reference parses of the corpus
+# (written by ExecuTorch) exactly, and the files ptera writes must decode
+# and pass flatbuffers::Verifier and the loader's structural checks. A
+# missing flatc / libflatbuffers-dev (scripts/deps.sh) fails the test.
+add_test(NAME schema
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1 sh -c
+                 "\"$0\" \"$1\" \"$2\" && \"$0\" \"$3\" \"$4\""
+                 ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
+                 ${CMAKE_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
+set_tests_properties(schema PROPERTIES TIMEOUT 300)
