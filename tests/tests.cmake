@@ -48,3 +48,15 @@ if(TARGET test_emit_named)
   target_compile_definitions(test_emit_named PRIVATE PTERA_CLI="$<TARGET_FILE:ptera>")
   add_dependencies(test_emit_named ptera)
 endif()
+
+# The .pte/.ptd schema checked with Google's flatc (tests/schema): our
+# ExecuTorch schemas must reproduce flatc's reference parses of the corpus
+# (written by ExecuTorch) exactly, and the files ptera writes must decode
+# and pass flatbuffers::Verifier and the loader's structural checks. A
+# missing flatc / libflatbuffers-dev (scripts/deps.sh) fails the test.
+add_test(NAME schema
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1 sh -c
+                 "\"$0\" \"$1\" \"$2\" && \"$0\" \"$3\" \"$4\""
+                 ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
+                 ${CMAKE_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
+set_tests_properties(schema PROPERTIES TIMEOUT 300)
