@@ -8,6 +8,7 @@ usage: test_compile_cli.py PTERA WORKDIR
 """
 import os
 import struct
+import shlex
 import subprocess
 import sys
 
@@ -91,8 +92,17 @@ xin = os.path.join(WORK, "x.npy")
 npy_f32(xin, (2, 4), X)
 
 
+# PTERA_RUN_PREFIX (e.g. valgrind, as scripts/test_deep.sh sets it) goes
+# before every ptera command; its error status (PTERA_RUN_PREFIX_ERROR,
+# default 99) fails the test whatever the command was expected to do.
+PREFIX = shlex.split(os.environ.get("PTERA_RUN_PREFIX", ""))
+PREFIX_ERROR = int(os.environ.get("PTERA_RUN_PREFIX_ERROR", "99"))
+
+
 def ptera(*args):
-    p = subprocess.run([PTERA] + list(args), capture_output=True, text=True)
+    p = subprocess.run(PREFIX + [PTERA] + list(args), capture_output=True, text=True)
+    if PREFIX and p.returncode == PREFIX_ERROR:
+        check(False, "%s reported errors on ptera %s:\n%s" % (PREFIX[0], " ".join(args), p.stderr))
     return p.returncode, p.stdout, p.stderr
 
 
