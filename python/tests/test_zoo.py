@@ -4,8 +4,8 @@ step runs its executions in turn, so KV-cache state carries over. (The zoo
 ctest runs the same models through `ptera compile` and `ptera run`.)"""
 
 import copy
+import importlib.util
 import os
-import sys
 
 import pytest
 import torch
@@ -14,11 +14,19 @@ import ptg_interp
 from ptera.capture import capture
 from ptera.opmap import decompositions, to_ptg
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "tests", "zoo"))
-import models  # noqa: E402  (tests/zoo/models.py)
 
-sys.path.pop(0)
+def _load_zoo_models():
+    """tests/zoo/models.py, under its own name (python/tests has a models.py
+    of its own)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "zoo",
+                        "models.py")
+    spec = importlib.util.spec_from_file_location("zoo_models", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+models = _load_zoo_models()
 
 
 @pytest.fixture(scope="module")
