@@ -38,7 +38,22 @@ typedef struct fold_ctx {
   int32_t node;
   bool ok;
   uint32_t nwritten; /* written tensors seen */
+  uint64_t in_bytes, out_bytes; /* constant tensors read, tensors written */
 } fold_ctx;
+
+/* A fold may write at most this many bytes more than the constants it
+ * reads: the declared shapes of a .ptg are not bounded by its size, and a
+ * fold (full, expand_copy, repeat) allocates its outputs for real. */
+#define PC_FOLD_MAX_GROWTH ((uint64_t)64 << 20)
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+static void count_bytes(fold_ctx *c, int32_t v, bool written) {
+  size_t nb = pc_gtensor_nbytes(&c->g->values[v].u.t);
+  uint64_t n = nb == SIZE_MAX ? UINT64_MAX : (uint64_t)nb;
+  if (written) c->out_bytes = sat_add(c->out_bytes, n);
+  else c->in_bytes = sat_add(c->in_bytes, n);
+}
 
 static bool plain_tensor_read(const pc_graph *g, const pc_mutation *m, int32_t v) {
   const pc_gvalue *x = &g->values[v];
@@ -64,6 +79,7 @@ static void check_arg(fold_ctx *c, int32_t a, bool written) {
   if (written) {
     if (x->kind == PC_G_TENSOR) {
       if (!fresh_output(c, a)) c->ok = false;
+      else count_bytes(c, a, true);
       c->nwritten++;
       return;
     }
@@ -74,6 +90,7 @@ static void check_arg(fold_ctx *c, int32_t a, bool written) {
     }
     for (uint32_t i = 0; i < x->u.tensors.len; i++) {
       if (!fresh_output(c, x->u.tensors.ids[i])) c->ok = false;
+      else count_bytes(c, x->u.tensors.ids[i], true);
       c->nwritten++;
     }
     return;
@@ -83,6 +100,7 @@ static void check_arg(fold_ctx *c, int32_t a, bool written) {
   switch (x->kind) {
     case PC_G_TENSOR:
       if (!plain_tensor_read(g, m, a)) c->ok = false;
+      else count_bytes(c, a, false);
       break;
     case PC_G_TENSORS:
     case PC_G_OPT_TENSORS:
@@ -90,6 +108,7 @@ static void check_arg(fold_ctx *c, int32_t a, bool written) {
       for (uint32_t i = 0; i < x->u.tensors.len; i++) {
         int32_t t = x->u.tensors.ids[i];
         if (t >= 0 && !plain_tensor_read(g, m, t)) c->ok = false;
+        else if (t >= 0) count_bytes(c, t, false);
       }
       break;
     default:
@@ -101,9 +120,10 @@ static void check_arg(fold_ctx *c, int32_t a, bool written) {
 static bool foldable(pc_graph *g, const pc_mutation *m, int32_t k) {
   const pc_gnode *n = &g->nodes[k];
   if (n->removed || n->kind != PC_N_CALL || nondeterministic(n->op)) return false;
-  fold_ctx c = {g, m, k, true, 0};
+  fold_ctx c = {g, m, k, true, 0, 0, 0};
   for (uint32_t i = 0; i < n->nargs && c.ok; i++) check_arg(&c, n->args[i], n->writes[i] != 0);
   if (!c.ok || c.nwritten == 0) return false;
+  if (c.out_bytes > sat_add(c.in_bytes, PC_FOLD_MAX_GROWTH)) return false;
   /* A tensor written twice by the call (two out arguments naming it) would
    * have two results; leave such calls alone. */
   for (uint32_t i = 0; i < n->nargs; i++)

@@ -32,9 +32,10 @@ static bool ok(pc_fbb *b) {
   return true;
 }
 
-/* Room for n more bytes in front of the data. */
+/* Room for n more bytes in front of the data (a buffer even when n is 0:
+ * push forms a pointer into it). */
 static bool reserve(pc_fbb *b, size_t n) {
-  if (b->cap - b->size >= n) return true;
+  if (b->buf && b->cap - b->size >= n) return true;
   if (n > PC_FBB_MAX_SIZE || b->size + n > PC_FBB_MAX_SIZE) return fail(b, PTERA_NOT_SUPPORTED);
   size_t cap = b->cap ? b->cap : FBB_MIN_CAP;
   while (cap - b->size < n) cap *= 2; /* cap <= 2^32 since size + n < 2^31 */

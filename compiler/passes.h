@@ -29,7 +29,9 @@ PT_FUNC ptera_status pc_fuse_linear(pc_graph *g, pc_pass_stats *stats);
  * random or nondeterministic ops. With g->named_consts_replaceable, CONSTs
  * with an fqn count as unknown (never read by a folded call). A fold that
  * would make more than 64 KiB of new constants while a constant it reads
- * stays in use elsewhere is skipped (the program would hold both). */
+ * stays in use elsewhere is skipped (the program would hold both), and so
+ * is one whose outputs exceed the constants it reads by more than 64 MiB
+ * (declared shapes are not bounded by the input's size). */
 PT_FUNC ptera_status pc_constprop(pc_graph *g, pc_pass_stats *stats);
 
 /* Constant deduplication: CONST tensors with equal dtype, shape, dim order

@@ -12,14 +12,15 @@
 # usage: scripts/fuzz.sh [SECONDS] [HARNESS...]
 #   env: PTERA_CORPUS_DIR (default ../shared/corpus), FUZZ_JOBS (build jobs),
 #        FUZZ_TIMEOUT (seconds one input may take: default 10, 30 for
-#        load_execute, which runs whole programs; a slower input is a finding)
+#        load_execute and compile, which run whole programs; a slower input
+#        is a finding)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 secs=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(pte ptd bpte npy load_execute ptg)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(pte ptd bpte npy load_execute ptg compile)
 corpus=${PTERA_CORPUS_DIR:-$root/../shared/corpus}
 build=$root/build-fuzz
 jobs=${FUZZ_JOBS:-2}
@@ -66,6 +67,8 @@ pair "$build/corpus/load_execute/pair_xor" \
   "$p/pytorch+executorch__extension_android_executorch_android_src_androidTest_resources_xor.ptd"
 pair "$build/corpus/load_execute/pair_linear" "$p/pytorch+executorch__extension_module_test_resources_linear.pte" \
   "$p/pytorch+executorch__extension_module_test_resources_linear.ptd"
+# The compiler harness also starts from the reader's .ptg seeds.
+seed compile "$root"/tests/fuzz/regressions/ptg/*
 # Regressions are seeds too: the fuzzer starts from what once broke.
 for h in "${harnesses[@]}"; do seed "$h" "$root"/tests/fuzz/regressions/"$h"/*; done
 
@@ -84,7 +87,7 @@ for h in "${harnesses[@]}"; do
   end=$((SECONDS + secs))
   tries=0
   tmo=${FUZZ_TIMEOUT:-10}
-  [ -z "${FUZZ_TIMEOUT:-}" ] && [ "$h" = load_execute ] && tmo=30
+  [ -z "${FUZZ_TIMEOUT:-}" ] && { [ "$h" = load_execute ] || [ "$h" = compile ]; } && tmo=30
   # A crash stops libFuzzer; restart (at most 5 times) to use the time left.
   while [ $((end - SECONDS)) -gt 0 ] && [ $tries -lt 5 ]; do
     tries=$((tries + 1))

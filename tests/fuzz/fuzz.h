@@ -19,6 +19,7 @@ int ptera_fuzz_bpte(const uint8_t *data, size_t size);
 int ptera_fuzz_npy(const uint8_t *data, size_t size);
 int ptera_fuzz_load_execute(const uint8_t *data, size_t size);
 int ptera_fuzz_ptg(const uint8_t *data, size_t size);
+int ptera_fuzz_compile(const uint8_t *data, size_t size);
 
 /* Fails the run: the library broke a promise its headers make. */
 #define FZ_REQUIRE(cond)                                                               \

@@ -17,6 +17,7 @@ static const struct {
     {"pte", ptera_fuzz_pte},   {"ptd", ptera_fuzz_ptd},
     {"bpte", ptera_fuzz_bpte}, {"npy", ptera_fuzz_npy},
     {"load_execute", ptera_fuzz_load_execute}, {"ptg", ptera_fuzz_ptg},
+    {"compile", ptera_fuzz_compile},
 };
 
 static uint8_t *read_all(const char *path, size_t *size) {
