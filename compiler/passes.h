@@ -1,5 +1,6 @@
-/* Graph passes (prefix pc_), one per file: fuse_linear.c, constprop.c,
- * dedup.c, dce.c.
+/* Graph passes (prefix pc_), one per file in compiler/passes/:
+ * fuse_linear.c, constprop.c, dedup.c, dce.c (mutation.c: their shared
+ * analysis).
  * Each rewrites a pc_graph in place (see graph.h for the rules: no
  * renumbering; rewrite argument ids, turn values into constants, mark nodes
  * removed), adds what it did to *stats (which may be NULL), and returns
