@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptera/ptera.h"
+
 int ptera_fuzz_pte(const uint8_t *data, size_t size);
 int ptera_fuzz_ptd(const uint8_t *data, size_t size);
 int ptera_fuzz_bpte(const uint8_t *data, size_t size);
@@ -57,6 +59,20 @@ static inline uint8_t *fz_aligned_copy(const uint8_t *data, size_t size) {
   if (size) memcpy(p, data, size);
   return (uint8_t *)p;
 }
+
+/* Fills an input tensor's nbytes-byte buffer with values of dtype. */
+typedef void (*fz_fill_fn)(uint8_t *buf, size_t nbytes, int dtype);
+
+/* fuzz_program.c: reads every byte a value claims to hold (tensor data,
+ * strings, double and bool lists; list items' tags). */
+void fz_touch_value(const ptera_value *v);
+
+/* fuzz_program.c: creates method `name` of p (64 KiB temp), binds tensor
+ * inputs filled by `fill` and buffers for unplanned outputs (4 MiB cap
+ * each, at most 64 of each), executes (twice for methods with at most
+ * 64 KiB of bound I/O), touches the outputs and destroys it. Any failure
+ * must leave an error message. */
+void fz_run_method(ptera_program *p, const char *name, fz_fill_fn fill);
 
 #ifdef PTERA_LIBFUZZER
 #define PTERA_FUZZ_MAIN(name)                                                          \

@@ -16,10 +16,6 @@
 #include "fuzz.h"
 #include "ptera/ptera.h"
 
-#define FZC_MAX_INPUT_BYTES ((size_t)4 << 20)
-#define FZC_MAX_OUTPUT_BYTES ((size_t)4 << 20)
-#define FZC_MAX_IO 64
-
 /* Ones in the tensor's dtype (any byte pattern for the odd ones). */
 static void fzc_fill_ones(uint8_t *buf, size_t nbytes, int dtype) {
   size_t es = ptera_dtype_size(dtype);
@@ -35,77 +31,6 @@ static void fzc_fill_ones(uint8_t *buf, size_t nbytes, int dtype) {
       default: p[0] = 1; break;                      /* ints, bool, bytes */
     }
   }
-}
-
-static void fzc_touch_value(const ptera_value *v) {
-  FZ_REQUIRE(v != NULL);
-  if (v->tag == PTERA_TAG_TENSOR) {
-    const ptera_tensor *t = v->u.tensor;
-    FZ_REQUIRE(t != NULL && t->dim <= PTERA_MAX_DIM);
-    if (t->data) fz_touch(t->data, ptera_tensor_nbytes(t));
-  } else if (v->tag == PTERA_TAG_STRING) {
-    fz_touch(v->u.str.ptr, v->u.str.len);
-  }
-}
-
-static void fzc_run_method(ptera_program *p, const char *name) {
-  ptera_method *m = NULL;
-  ptera_method_options mo = {0};
-  mo.temp_size = 64u << 10;
-  ptera_status st = ptera_method_create(p, name, &mo, &m);
-  FZ_REQUIRE(m != NULL);
-  if (st != PTERA_OK) {
-    FZ_REQUIRE(ptera_method_errmsg(m)[0] != '\0');
-    ptera_method_destroy(m);
-    return;
-  }
-  void *bufs[2 * FZC_MAX_IO];
-  size_t nbufs = 0, io_bytes = 0;
-  size_t nin = ptera_method_input_count(m);
-  for (size_t i = 0; i < nin && i < FZC_MAX_IO; i++) {
-    const ptera_value *v = ptera_method_input(m, i);
-    FZ_REQUIRE(v != NULL);
-    if (v->tag != PTERA_TAG_TENSOR) continue;
-    const ptera_tensor *t = v->u.tensor;
-    size_t nb = ptera_tensor_nbytes(t);
-    if (nb > FZC_MAX_INPUT_BYTES || (t->flags & PTERA_TENSOR_CONST)) continue;
-    uint8_t *b = malloc(nb ? nb : 1);
-    if (!b) continue;
-    bufs[nbufs++] = b;
-    io_bytes += nb;
-    fzc_fill_ones(b, nb, t->dtype);
-    int32_t sizes[PTERA_MAX_DIM];
-    memcpy(sizes, t->sizes, sizeof sizes);
-    st = ptera_method_set_input_tensor(m, i, (ptera_dtype)t->dtype, t->dim, sizes, b, nb);
-    FZ_REQUIRE(st == PTERA_OK || ptera_method_errmsg(m)[0] != '\0');
-  }
-  size_t nout = ptera_method_output_count(m);
-  for (size_t k = 0; k < nout && k < FZC_MAX_IO; k++) {
-    const ptera_value *v = ptera_method_output(m, k);
-    FZ_REQUIRE(v != NULL);
-    if (v->tag != PTERA_TAG_TENSOR) continue;
-    const ptera_tensor *t = v->u.tensor;
-    if (t->data || (t->flags & (PTERA_TENSOR_PLANNED | PTERA_TENSOR_CONST))) continue;
-    if (t->capacity > FZC_MAX_OUTPUT_BYTES) continue;
-    void *b = malloc(t->capacity ? t->capacity : 1);
-    if (!b) continue;
-    bufs[nbufs++] = b;
-    io_bytes += t->capacity;
-    st = ptera_method_set_output_buffer(m, k, b, t->capacity);
-    FZ_REQUIRE(st == PTERA_OK || ptera_method_errmsg(m)[0] != '\0');
-  }
-  /* Twice catches state the first run leaves behind (buffers persist). */
-  int rounds = io_bytes <= ((size_t)64 << 10) ? 2 : 1;
-  for (int round = 0; round < rounds; round++) {
-    st = ptera_method_execute(m);
-    if (st != PTERA_OK) {
-      FZ_REQUIRE(ptera_method_errmsg(m)[0] != '\0');
-      break;
-    }
-    for (size_t k = 0; k < nout; k++) fzc_touch_value(ptera_method_output(m, k));
-  }
-  ptera_method_destroy(m);
-  for (size_t i = 0; i < nbufs; i++) free(bufs[i]);
 }
 
 static void fzc_run(const pc_compile_result *r) {
@@ -135,7 +60,7 @@ static void fzc_run(const pc_compile_result *r) {
   for (size_t i = 0; i < nm; i++) {
     const char *name = ptera_program_method_name(p, i);
     FZ_REQUIRE(name != NULL);
-    fzc_run_method(p, name);
+    fz_run_method(p, name, fzc_fill_ones);
   }
   ptera_program_destroy(p);
   free(pbuf);
