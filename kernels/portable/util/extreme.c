@@ -122,3 +122,26 @@ ptera_status pk_max_min_unary(ptera_kernel_ctx *ctx, const char *op, ptera_value
   pk_extreme_reduce(&p, in, out, false, is_max, false);
   return PTERA_OK;
 }
+
+ptera_status pk_argmax_argmin(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                              size_t nargs, bool is_max) {
+  ptera_tensor *in, *out;
+  int64_t dim;
+  bool has_dim, keepdim;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 5));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &in));
+  PK_TRY(pk_get_opt_int(ctx, op, args, 1, "dim", &dim, &has_dim));
+  PK_TRY(pk_get_bool(ctx, op, args, 2, "keepdim", &keepdim));
+  PK_TRY(pk_get_tensor(ctx, op, args, 3, "out", &out));
+  PK_TRY(pk_check_real(ctx, op, "self", in));
+  PK_TRY(pk_check_dtype(ctx, op, "out", out, PTERA_DTYPE_LONG));
+  pk_reduce_plan p;
+  PK_TRY(pk_reduce_plan_init(ctx, op, in, &dim, has_dim ? 1 : 0, has_dim, keepdim, &p));
+  if (p.reduced_numel == 0 || (!has_dim && in->numel == 0))
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: cannot take the %s of an empty dimension", op,
+                             is_max ? "argmax" : "argmin");
+  PK_TRY(pk_resize(ctx, op, "out", out, p.out_dim, p.out_sizes));
+  pk_extreme_reduce(&p, in, out, keepdim, is_max, true);
+  return PTERA_OK;
+}

@@ -38,12 +38,15 @@ PT_FUNC void pk_scan_init(pk_iter *it, const ptera_tensor *const *ops, size_t n,
 /* Whole kernels shared by the max and min ops.
  * amax/amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out)
  * max.dim_max/min.dim_min(Tensor self, int dim, bool keepdim, *, Tensor(a!) values, Tensor(b!) indices)
- * max.unary_out/min.unary_out(Tensor self, *, Tensor(a!) out) */
+ * max.unary_out/min.unary_out(Tensor self, *, Tensor(a!) out)
+ * argmax/argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) */
 PT_FUNC ptera_status pk_amax_amin(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                   size_t nargs, bool is_max);
 PT_FUNC ptera_status pk_max_min_dim(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                     size_t nargs, bool is_max);
 PT_FUNC ptera_status pk_max_min_unary(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                      size_t nargs, bool is_max);
+PT_FUNC ptera_status pk_argmax_argmin(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                       size_t nargs, bool is_max);
 
 #endif
