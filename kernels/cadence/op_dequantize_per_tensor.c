@@ -20,41 +20,16 @@
 ptera_status pk_cadence_dequantize_per_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args,
                                                   size_t nargs) {
   static const char op[] = "cadence::dequantize_per_tensor.out";
-  ptera_tensor *in = NULL, *out = NULL, *ret = NULL;
+  ptera_tensor *in = NULL, *out = NULL;
   double scale = 0;
-  int64_t zero_point = 0, qmin = 0, qmax = 0, dtype = 0;
-  PK_TRY(pk_check_nargs(ctx, op, nargs, 8));
-  PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
-  PK_TRY(pk_get_double(ctx, op, args, 1, "scale", &scale));
-  PK_TRY(pk_get_int(ctx, op, args, 2, "zero_point", &zero_point));
-  PK_TRY(pk_get_int(ctx, op, args, 3, "quant_min", &qmin));
-  PK_TRY(pk_get_int(ctx, op, args, 4, "quant_max", &qmax));
-  PK_TRY(pk_get_int(ctx, op, args, 5, "dtype", &dtype));
-  PK_TRY(pk_get_tensor(ctx, op, args, 6, "out", &out));
-  PK_TRY(pk_get_tensor(ctx, op, args, 7, "return", &ret));
-  (void)qmin;
-  (void)qmax;
-  (void)dtype;
-  (void)ret;
+  int64_t zero_point = 0;
+  PK_TRY(pkc_qdq_args(ctx, op, args, nargs, &in, &out, &scale, &zero_point));
 
-  switch (in->dtype) {
-    case PTERA_DTYPE_BYTE: case PTERA_DTYPE_CHAR: case PTERA_DTYPE_SHORT:
-    case PTERA_DTYPE_UINT16: case PTERA_DTYPE_BITS16: case PTERA_DTYPE_INT:
-      break;
-    default:
-      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                               "%s: input dtype %s not supported (Byte, Char, Short, UInt16, "
-                               "Bits16, Int)", op, ptera_dtype_name(in->dtype));
-  }
+  PK_TRY(pkc_check_qdtype(ctx, op, "input", in));
   if (out->dtype != PTERA_DTYPE_FLOAT)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: out must be Float, got %s", op,
                              ptera_dtype_name(out->dtype));
-  if (ptera_tensor_resize(out, in->dim, in->sizes) != PTERA_OK)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: out cannot be resized to the input's shape", op);
-  if (!pk_same_layout(in, out))
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: out must have the input's shape and dim order", op);
+  PK_TRY(pkc_resize_like_input(ctx, op, in, out));
 
   const float sf = (float)scale;
   const int32_t zp = pkc_wrap_i32(zero_point);
