@@ -13,59 +13,9 @@
 
 #include "check.h"
 #include "emit_pte.h"
+#include "emit_util.h"
 #include "format/pte.h"
 #include "ptera/ptera.h"
-
-/* ---- allocator that fails the N-th call ---- */
-
-static size_t live, calls, fail_at;
-static void *test_alloc(void *ud, size_t size, size_t align) {
-  (void)ud;
-  calls++;
-  if (fail_at && calls == fail_at) return NULL;
-  if (align < 16) align = 16;
-  void *p = aligned_alloc(align, (size + align - 1) & ~(align - 1));
-  if (p) live++;
-  return p;
-}
-static void test_free(void *ud, void *p) {
-  (void)ud;
-  if (p) live--;
-  free(p);
-}
-static const ptera_allocator tracking = {test_alloc, test_free, NULL};
-
-/* ---- values ---- */
-
-static pc_value f3(pc_storage storage, const float *data, uint64_t offset) {
-  pc_value v;
-  memset(&v, 0, sizeof v);
-  v.kind = PC_VAL_TENSOR;
-  v.u.tensor.scalar_type = PTERA_DTYPE_FLOAT;
-  v.u.tensor.dim = 1;
-  v.u.tensor.sizes[0] = 3;
-  v.u.tensor.storage = storage;
-  if (storage == PC_STORAGE_CONST) {
-    v.u.tensor.data = data;
-    v.u.tensor.nbytes = 12;
-  } else if (storage == PC_STORAGE_PLANNED) {
-    v.u.tensor.memory_id = 1;
-    v.u.tensor.memory_offset = offset;
-    if (data) {
-      v.u.tensor.initial = data;
-      v.u.tensor.initial_nbytes = 12;
-    }
-  }
-  return v;
-}
-
-static pc_value int_value(int64_t i) {
-  pc_value v;
-  memset(&v, 0, sizeof v);
-  v.kind = PC_VAL_INT;
-  v.u.i = i;
-  return v;
-}
 
 static const pc_operator ADD[1] = {{"aten::add", "out"}};
 static const int32_t IN0[1] = {0};
@@ -90,19 +40,9 @@ typedef struct seg {
 static uint8_t *emit_parse(const pc_program *desc, const pc_emit_options *opt, pt_arena *arena,
                            pf_pte *pte, size_t *size, const seg *want, uint32_t n,
                            uint64_t data_size) {
-  uint8_t *file = NULL;
-  pt_err err;
-  pt_err_clear(&err);
-  ptera_status st = pc_emit_pte(desc, opt, &file, size, &err);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "emit: %s\n", err.msg);
-    return NULL;
-  }
-  st = pf_pte_parse(file, *size, arena, pte, &err);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "parse: %s\n", err.msg);
+  uint8_t *file = eu_emit(desc, opt, size);
+  if (!file) return NULL;
+  if (!eu_parse(file, *size, arena, pte)) {
     pt_free(NULL, file);
     return NULL;
   }
@@ -161,56 +101,12 @@ static void check_public(ptera_program *prog, const char *const *keys, const voi
   CHECK(ptera_program_named_data(NULL) == NULL);
 }
 
-static void check_out(const ptera_value *v, float a, float b, float c) {
-  CHECK(v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 3);
-  if (v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 3) {
-    const float *d = v->u.tensor->data;
-    CHECK(d[0] == a && d[1] == b && d[2] == c);
-    if (!(d[0] == a && d[1] == b && d[2] == c))
-      fprintf(stderr, "got {%g, %g, %g}, want {%g, %g, %g}\n", d[0], d[1], d[2], a, b, c);
-  }
-}
-
-static ptera_method *open_forward(ptera_program *prog) {
-  ptera_method *m = NULL;
-  ptera_status st = ptera_method_create(prog, "forward", NULL, &m);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    if (m) fprintf(stderr, "method: %s\n", ptera_method_errmsg(m));
-    ptera_method_destroy(m);
-    return NULL;
-  }
-  return m;
-}
-
-/* Runs forward(x) once and checks its single output. */
-static void run_x(ptera_program *prog, const float *x, float a, float b, float c) {
-  ptera_method *m = open_forward(prog);
-  if (!m) return;
-  int32_t sizes[1] = {3};
-  CHECK(ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 1, sizes, x, 12) == PTERA_OK);
-  CHECK(ptera_method_execute(m) == PTERA_OK);
-  check_out(ptera_method_output(m, 0), a, b, c);
-  ptera_method_destroy(m);
-}
-
-static ptera_program *load(const uint8_t *file, size_t size) {
-  ptera_program *prog = NULL;
-  ptera_status st = ptera_program_load_buffer(file, size, NULL, &prog);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    if (prog) fprintf(stderr, "load: %s\n", ptera_program_errmsg(prog));
-    ptera_program_destroy(prog);
-    return NULL;
-  }
-  return prog;
-}
-
 /* ---- (a) named blobs alone: forward(x) = x + x, no constants ---- */
 
 static void test_named_alone(void) {
   for (int i = 0; i < 300; i++) BETA[i] = (uint8_t)(7 * i + 3);
-  pc_value vals[3] = {f3(PC_STORAGE_PLANNED, NULL, 0), int_value(1), f3(PC_STORAGE_PLANNED, NULL, 16)};
+  pc_value vals[3] = {eu_f3(PC_STORAGE_PLANNED, NULL, 0), eu_int(1),
+                      eu_f3(PC_STORAGE_PLANNED, NULL, 16)};
   const int32_t args[5] = {0, 0, 1, 2, 2}, outs[1] = {2};
   const pc_instr instrs[1] = {{0, args, 5}};
   pc_method m = {"forward", vals, 3, IN0, 1, outs, 1, instrs, 1, ADD, 1, BUF32, 1};
@@ -245,14 +141,14 @@ static void test_named_alone(void) {
     CHECK(pf_pte_named(&pte, "delta", 5, &b, &err) == PTERA_NOT_FOUND && strstr(err.msg, "delta"));
   }
   pt_arena_release(&arena);
-  ptera_program *prog = file ? load(file, size) : NULL;
+  ptera_program *prog = file ? eu_load(file, size) : NULL;
   if (prog) {
     const char *const keys[4] = {"alpha", "beta", "gamma", "empty"};
     const void *const data[4] = {HELLO, BETA, HELLO, NULL};
     const size_t sizes[4] = {5, 300, 5, 0};
     check_public(prog, keys, data, sizes, 4);
     const float x[3] = {1.0f, -2.0f, 0.5f};
-    run_x(prog, x, 2.0f, -4.0f, 1.0f);
+    eu_run_x(prog, x, 2.0f, -4.0f, 1.0f);
   }
   ptera_program_destroy(prog);
   pt_free(NULL, file);
@@ -268,14 +164,14 @@ static void test_named_alone(void) {
     check_named(&pte, file, 0, "z", 1, NULL, 0, 128);
   }
   pt_arena_release(&arena);
-  prog = file ? load(file, size) : NULL;
+  prog = file ? eu_load(file, size) : NULL;
   if (prog) {
     const char *const keys[2] = {"z", "z2"};
     const void *const data[2] = {NULL, NULL};
     const size_t sizes[2] = {0, 0};
     check_public(prog, keys, data, sizes, 2);
     const float x[3] = {3.0f, 0.0f, -1.0f};
-    run_x(prog, x, 6.0f, 0.0f, -2.0f);
+    eu_run_x(prog, x, 6.0f, 0.0f, -2.0f);
   }
   ptera_program_destroy(prog);
   pt_free(NULL, file);
@@ -286,8 +182,8 @@ static void test_named_alone(void) {
 static const float C10[3] = {10.0f, 20.0f, 30.0f};
 
 static void test_constants_and_named(void) {
-  pc_value vals[4] = {f3(PC_STORAGE_PLANNED, NULL, 0), f3(PC_STORAGE_CONST, C10, 0), int_value(1),
-                      f3(PC_STORAGE_PLANNED, NULL, 16)};
+  pc_value vals[4] = {eu_f3(PC_STORAGE_PLANNED, NULL, 0), eu_f3(PC_STORAGE_CONST, C10, 0),
+                      eu_int(1), eu_f3(PC_STORAGE_PLANNED, NULL, 16)};
   const int32_t args[5] = {0, 1, 2, 3, 3}, outs[1] = {3};
   const pc_instr instrs[1] = {{0, args, 5}};
   pc_method m = {"forward", vals, 4, IN0, 1, outs, 1, instrs, 1, ADD, 1, BUF32, 1};
@@ -308,7 +204,7 @@ static void test_constants_and_named(void) {
     CHECK(pf_pte_constant(&pte, 1, 12, &cd, &err) == PTERA_OK && cd && !memcmp(cd, C10, 12));
   }
   pt_arena_release(&arena);
-  ptera_program *prog = file ? load(file, size) : NULL;
+  ptera_program *prog = file ? eu_load(file, size) : NULL;
   if (prog) {
     const char *const keys[1] = {"k"};
     const void *const data[1] = {K3};
@@ -316,7 +212,7 @@ static void test_constants_and_named(void) {
     check_public(prog, keys, data, sizes, 1);
     /* {1.5, -2, 0.25} + {10, 20, 30} = {11.5, 18, 30.25}. */
     const float x[3] = {1.5f, -2.0f, 0.25f};
-    run_x(prog, x, 11.5f, 18.0f, 30.25f);
+    eu_run_x(prog, x, 11.5f, 18.0f, 30.25f);
   }
   ptera_program_destroy(prog);
   pt_free(NULL, file);
@@ -326,7 +222,7 @@ static void test_constants_and_named(void) {
 
 static void test_mutable_and_named(void) {
   static const float A0[3] = {1.0f, -2.0f, 0.5f};
-  pc_value vals[2] = {f3(PC_STORAGE_PLANNED, A0, 0), int_value(1)};
+  pc_value vals[2] = {eu_f3(PC_STORAGE_PLANNED, A0, 0), eu_int(1)};
   const int32_t args[5] = {0, 0, 1, 0, 0}, outs[1] = {0};
   const pc_instr instrs[1] = {{0, args, 5}};
   pc_method m = {"forward", vals, 2, NULL, 0, outs, 1, instrs, 1, ADD, 1, BUF16, 1};
@@ -347,14 +243,14 @@ static void test_mutable_and_named(void) {
     CHECK(pf_pte_mutable(&pte, 1, 12, &d, &err) == PTERA_OK && d && !memcmp(d, A0, 12));
   }
   pt_arena_release(&arena);
-  ptera_program *prog = file ? load(file, size) : NULL;
-  ptera_method *meth = prog ? open_forward(prog) : NULL;
+  ptera_program *prog = file ? eu_load(file, size) : NULL;
+  ptera_method *meth = prog ? eu_open_forward(prog) : NULL;
   if (meth) {
     /* {1, -2, 0.5} doubles each run. */
     CHECK(ptera_method_execute(meth) == PTERA_OK);
-    check_out(ptera_method_output(meth, 0), 2.0f, -4.0f, 1.0f);
+    eu_check_f3(ptera_method_output(meth, 0), 2.0f, -4.0f, 1.0f);
     CHECK(ptera_method_execute(meth) == PTERA_OK);
-    check_out(ptera_method_output(meth, 0), 4.0f, -8.0f, 2.0f);
+    eu_check_f3(ptera_method_output(meth, 0), 4.0f, -8.0f, 2.0f);
   }
   ptera_method_destroy(meth);
   if (prog) {
@@ -382,26 +278,26 @@ static pc_method full_method;
 static pc_program full_program;
 
 static void make_full(void) {
-  full_vals[0] = f3(PC_STORAGE_PLANNED, A0, 0);
-  full_vals[1] = f3(PC_STORAGE_CONST, C123, 0);
-  full_vals[2] = int_value(1);
-  full_vals[3] = f3(PC_STORAGE_PLANNED, B0, 16);
+  full_vals[0] = eu_f3(PC_STORAGE_PLANNED, A0, 0);
+  full_vals[1] = eu_f3(PC_STORAGE_CONST, C123, 0);
+  full_vals[2] = eu_int(1);
+  full_vals[3] = eu_f3(PC_STORAGE_PLANNED, B0, 16);
   full_method = (pc_method){"forward", full_vals, 4, NULL, 0, full_outs, 2, full_instrs, 2, ADD, 1,
                             BUF32, 1};
   full_program = (pc_program){&full_method, 1, full_named, 2};
 }
 
 static void run_full(ptera_program *prog) {
-  ptera_method *meth = open_forward(prog);
+  ptera_method *meth = eu_open_forward(prog);
   if (!meth) return;
   /* Run 1: A = {11, 22, 33}, B = {111, 222, 333}. */
   CHECK(ptera_method_execute(meth) == PTERA_OK);
-  check_out(ptera_method_output(meth, 0), 11, 22, 33);
-  check_out(ptera_method_output(meth, 1), 111, 222, 333);
+  eu_check_f3(ptera_method_output(meth, 0), 11, 22, 33);
+  eu_check_f3(ptera_method_output(meth, 1), 111, 222, 333);
   /* Run 2: A = {12, 24, 36}, B = {123, 246, 369}. */
   CHECK(ptera_method_execute(meth) == PTERA_OK);
-  check_out(ptera_method_output(meth, 0), 12, 24, 36);
-  check_out(ptera_method_output(meth, 1), 123, 246, 369);
+  eu_check_f3(ptera_method_output(meth, 0), 12, 24, 36);
+  eu_check_f3(ptera_method_output(meth, 1), 123, 246, 369);
   ptera_method_destroy(meth);
 }
 
@@ -463,7 +359,7 @@ static void test_all_three(void) {
       CHECK(pf_pte_mutable(&pte, 2, 12, &d, &err) == PTERA_OK && d && !memcmp(d, B0, 12));
     }
     pt_arena_release(&arena);
-    ptera_program *prog = file ? load(file, size) : NULL;
+    ptera_program *prog = file ? eu_load(file, size) : NULL;
     if (prog) {
       check_public(prog, keys, data, sizes, 2);
       run_full(prog);
@@ -528,26 +424,26 @@ static void test_bad_named(void) {
 
 static void test_alloc_failures(void) {
   make_full();
-  pc_emit_options opt = {&tracking, 0, 0};
+  pc_emit_options opt = {&eu_tracking, 0, 0};
   size_t failures = 0;
   for (size_t n = 1; n < 1000; n++) {
-    live = calls = 0;
-    fail_at = n;
+    eu_live = eu_calls = 0;
+    eu_fail_at = n;
     uint8_t *file = NULL;
     size_t size = 0;
     pt_err err;
     ptera_status st = pc_emit_pte(&full_program, &opt, &file, &size, &err);
     if (st == PTERA_OK) {
-      CHECK(file != NULL && live == 1);
-      pt_free(&tracking, file);
-      CHECK(live == 0);
+      CHECK(file != NULL && eu_live == 1);
+      pt_free(&eu_tracking, file);
+      CHECK(eu_live == 0);
       break;
     }
     failures++;
-    CHECK(st == PTERA_MEMORY_ALLOCATION_FAILED && file == NULL && size == 0 && live == 0);
+    CHECK(st == PTERA_MEMORY_ALLOCATION_FAILED && file == NULL && size == 0 && eu_live == 0);
   }
   CHECK(failures >= 6);
-  fail_at = 0;
+  eu_fail_at = 0;
 }
 
 int main(int argc, char **argv) {

@@ -10,45 +10,11 @@
 #include "check.h"
 #include "emit_ptd.h"
 #include "emit_pte.h"
+#include "emit_util.h"
 #include "format/ptd.h"
 #include "format/pte.h"
 #include "ptera/ptera.h"
 #include "sha256.h"
-
-static pc_value tensor_f(pc_storage storage, uint8_t dim, const int32_t *sizes) {
-  pc_value v;
-  memset(&v, 0, sizeof v);
-  v.kind = PC_VAL_TENSOR;
-  v.u.tensor.scalar_type = PTERA_DTYPE_FLOAT;
-  v.u.tensor.dim = dim;
-  for (uint8_t d = 0; d < dim; d++) v.u.tensor.sizes[d] = sizes[d];
-  v.u.tensor.storage = storage;
-  return v;
-}
-
-static pc_value planned_f3(uint64_t offset) {
-  static const int32_t s3[1] = {3};
-  pc_value v = tensor_f(PC_STORAGE_PLANNED, 1, s3);
-  v.u.tensor.memory_id = 1;
-  v.u.tensor.memory_offset = offset;
-  return v;
-}
-
-static pc_value const_f3(const float *data) {
-  static const int32_t s3[1] = {3};
-  pc_value v = tensor_f(PC_STORAGE_CONST, 1, s3);
-  v.u.tensor.data = data;
-  v.u.tensor.nbytes = 12;
-  return v;
-}
-
-static pc_value int_value(int64_t i) {
-  pc_value v;
-  memset(&v, 0, sizeof v);
-  v.kind = PC_VAL_INT;
-  v.u.i = i;
-  return v;
-}
 
 static const int32_t S3[1] = {3};
 
@@ -197,16 +163,16 @@ static pc_method fc_method;
 static pc_program fc_program;
 
 static void make_fc_program(void) {
-  fc_values[0] = planned_f3(0);
-  fc_values[1] = tensor_f(PC_STORAGE_CONST, 1, S3);
+  fc_values[0] = eu_f3(PC_STORAGE_PLANNED, NULL, 0);
+  fc_values[1] = eu_tensor_f(PC_STORAGE_CONST, 1, S3);
   fc_values[1].u.tensor.external = true;
   fc_values[1].u.tensor.fqn = "fc.weight";
-  fc_values[2] = tensor_f(PC_STORAGE_CONST, 1, S3);
+  fc_values[2] = eu_tensor_f(PC_STORAGE_CONST, 1, S3);
   fc_values[2].u.tensor.external = true;
   fc_values[2].u.tensor.fqn = "fc.bias";
-  fc_values[3] = planned_f3(16);
-  fc_values[4] = int_value(1);
-  fc_values[5] = planned_f3(32);
+  fc_values[3] = eu_f3(PC_STORAGE_PLANNED, NULL, 16);
+  fc_values[4] = eu_int(1);
+  fc_values[5] = eu_f3(PC_STORAGE_PLANNED, NULL, 32);
   fc_method = (pc_method){"forward", fc_values, 6, fc_in, 1, fc_out, 1, fc_instrs, 2, fc_ops, 2,
                           fc_bufs, 1};
   fc_program = (pc_program){&fc_method, 1, NULL, 0};
@@ -237,16 +203,7 @@ static void run_fc(const uint8_t *pte, size_t pte_size, const char *ptd_path, co
   ptera_method *m = open_method(&prog, pte, pte_size, ptd_path, &st);
   CHECK(st == PTERA_OK);
   if (st != PTERA_OK && m) fprintf(stderr, "method: %s\n", ptera_method_errmsg(m));
-  if (st == PTERA_OK) {
-    CHECK(ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 1, S3, x, 12) == PTERA_OK);
-    CHECK(ptera_method_execute(m) == PTERA_OK);
-    const ptera_value *y = ptera_method_output(m, 0);
-    CHECK(y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 3);
-    if (y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 3) {
-      const float *yd = y->u.tensor->data;
-      CHECK(yd[0] == want[0] && yd[1] == want[1] && yd[2] == want[2]);
-    }
-  }
+  if (st == PTERA_OK) eu_exec_x(m, x, want[0], want[1], want[2]);
   ptera_method_destroy(m);
   ptera_program_destroy(prog);
 }
@@ -270,23 +227,16 @@ static void expect_load_error(const uint8_t *pte, size_t pte_size, const char *p
 
 static void test_external_constants(void) {
   make_fc_program();
-  uint8_t *pte = NULL;
   size_t pte_size = 0;
+  uint8_t *pte = eu_emit(&fc_program, NULL, &pte_size);
+  if (!pte) return;
   pt_err err;
   pt_err_clear(&err);
-  ptera_status st = pc_emit_pte(&fc_program, NULL, &pte, &pte_size, &err);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "emit: %s\n", err.msg);
-    return;
-  }
   /* The .pte: no data for W and b, only their keys. */
   pt_arena arena;
   pt_arena_init(&arena, NULL);
   pf_pte p;
-  st = pf_pte_parse(pte, pte_size, &arena, &p, &err);
-  CHECK(st == PTERA_OK);
-  if (st == PTERA_OK && p.nplans == 1) {
+  if (eu_parse(pte, pte_size, &arena, &p) && p.nplans == 1) {
     CHECK(p.constant_segment.noffsets == 1); /* just the placeholder */
     CHECK(!p.has_header);                     /* nothing in segments */
     const pf_tensor *wt = p.plans[0].values[1].u.tensor;
@@ -407,51 +357,29 @@ static void test_external_constants(void) {
 /* forward(): A += c; B += A; returns (A, B).
  * Values: 0 A (planned 1@0, initial {10, 20, 30}), 1 c (const {1, 2, 3}),
  * 2 alpha 1, 3 B (planned 1@16, initial {100, 200, 300}). */
-static void check_f3(const ptera_value *v, float a, float b, float c) {
-  CHECK(v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 3);
-  if (v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 3) {
-    const float *d = v->u.tensor->data;
-    CHECK(d[0] == a && d[1] == b && d[2] == c);
-    if (!(d[0] == a && d[1] == b && d[2] == c))
-      fprintf(stderr, "got {%g, %g, %g}, want {%g, %g, %g}\n", d[0], d[1], d[2], a, b, c);
-  }
-}
-
 static void test_mutable_state(void) {
   static const float A0[3] = {10, 20, 30}, B0[3] = {100, 200, 300}, C[3] = {1, 2, 3};
   pc_value vals[4];
-  vals[0] = planned_f3(0);
-  vals[0].u.tensor.initial = A0;
-  vals[0].u.tensor.initial_nbytes = 12;
+  vals[0] = eu_f3(PC_STORAGE_PLANNED, A0, 0);
   vals[0].u.tensor.fqn = "state.a";
-  vals[1] = const_f3(C);
-  vals[2] = int_value(1);
-  vals[3] = planned_f3(16);
-  vals[3].u.tensor.initial = B0;
-  vals[3].u.tensor.initial_nbytes = 12;
+  vals[1] = eu_f3(PC_STORAGE_CONST, C, 0);
+  vals[2] = eu_int(1);
+  vals[3] = eu_f3(PC_STORAGE_PLANNED, B0, 16);
   const int32_t a1[5] = {0, 1, 2, 0, 0}, a2[5] = {3, 0, 2, 3, 3}, outs[2] = {0, 3};
   const pc_instr instrs[2] = {{0, a1, 5}, {0, a2, 5}};
   const pc_operator ops[1] = {{"aten::add", "out"}};
   const int64_t bufs[1] = {32};
   pc_method m = {"forward", vals, 4, NULL, 0, outs, 2, instrs, 2, ops, 1, bufs, 1};
   pc_program prog_desc = {&m, 1, NULL, 0};
-  uint8_t *pte = NULL;
   size_t size = 0;
+  uint8_t *pte = eu_emit(&prog_desc, NULL, &size);
+  if (!pte) return;
   pt_err err;
   pt_err_clear(&err);
-  ptera_status st = pc_emit_pte(&prog_desc, NULL, &pte, &size, &err);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "emit: %s\n", err.msg);
-    return;
-  }
   pt_arena arena;
   pt_arena_init(&arena, NULL);
   pf_pte p;
-  st = pf_pte_parse(pte, size, &arena, &p, &err);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) fprintf(stderr, "parse: %s\n", err.msg);
-  if (st == PTERA_OK && p.nplans == 1) {
+  if (eu_parse(pte, size, &arena, &p) && p.nplans == 1) {
     /* segments: constants {0, 12}, mutable {128, 24}; values unpadded. */
     CHECK(p.has_header && p.nsegments == 2 && p.segments[0].offset == 0 &&
           p.segments[0].size == 12 && p.segments[1].offset == 128 && p.segments[1].size == 24);
@@ -472,26 +400,19 @@ static void test_mutable_state(void) {
   }
   pt_arena_release(&arena);
 
-  ptera_program *prog = NULL;
-  CHECK(ptera_program_load_buffer(pte, size, NULL, &prog) == PTERA_OK);
+  ptera_program *prog = eu_load(pte, size);
   for (int fresh = 0; fresh < 2 && prog; fresh++) {
-    ptera_method *meth = NULL;
-    st = ptera_method_create(prog, "forward", NULL, &meth);
-    CHECK(st == PTERA_OK);
-    if (st != PTERA_OK) {
-      if (meth) fprintf(stderr, "method: %s\n", ptera_method_errmsg(meth));
-      ptera_method_destroy(meth);
-      break;
-    }
+    ptera_method *meth = eu_open_forward(prog);
+    if (!meth) break;
     /* Run 1: A = {11, 22, 33}, B = {111, 222, 333}. */
     CHECK(ptera_method_execute(meth) == PTERA_OK);
-    check_f3(ptera_method_output(meth, 0), 11, 22, 33);
-    check_f3(ptera_method_output(meth, 1), 111, 222, 333);
+    eu_check_f3(ptera_method_output(meth, 0), 11, 22, 33);
+    eu_check_f3(ptera_method_output(meth, 1), 111, 222, 333);
     if (fresh == 0) {
       /* Run 2: A = {12, 24, 36}, B = {123, 246, 369}. */
       CHECK(ptera_method_execute(meth) == PTERA_OK);
-      check_f3(ptera_method_output(meth, 0), 12, 24, 36);
-      check_f3(ptera_method_output(meth, 1), 123, 246, 369);
+      eu_check_f3(ptera_method_output(meth, 0), 12, 24, 36);
+      eu_check_f3(ptera_method_output(meth, 1), 123, 246, 369);
     }
     ptera_method_destroy(meth); /* the next method starts from the initial values */
   }
@@ -515,37 +436,31 @@ static void test_mutable_state(void) {
 static void test_mutable_only(void) {
   static const float A0[3] = {1.0f, -2.0f, 0.5f};
   pc_value vals[2];
-  vals[0] = planned_f3(0);
-  vals[0].u.tensor.initial = A0;
-  vals[0].u.tensor.initial_nbytes = 12;
-  vals[1] = int_value(1);
+  vals[0] = eu_f3(PC_STORAGE_PLANNED, A0, 0);
+  vals[1] = eu_int(1);
   const int32_t args[5] = {0, 0, 1, 0, 0}, outs[1] = {0};
   const pc_instr instrs[1] = {{0, args, 5}};
   const pc_operator ops[1] = {{"aten::add", "out"}};
   const int64_t bufs[1] = {16};
   pc_method m = {"forward", vals, 2, NULL, 0, outs, 1, instrs, 1, ops, 1, bufs, 1};
   pc_program desc = {&m, 1, NULL, 0};
-  uint8_t *pte = NULL;
   size_t size = 0;
-  pt_err err;
-  CHECK(pc_emit_pte(&desc, NULL, &pte, &size, &err) == PTERA_OK);
+  uint8_t *pte = eu_emit(&desc, NULL, &size);
   if (!pte) return;
   CHECK(memcmp(pte + 8, "eh00", 4) == 0);
   pt_arena arena;
   pt_arena_init(&arena, NULL);
   pf_pte p;
-  CHECK(pf_pte_parse(pte, size, &arena, &p, &err) == PTERA_OK);
+  eu_parse(pte, size, &arena, &p);
   CHECK(p.nsegments == 2 && p.segments[0].size == 0 && p.segments[1].offset == 0 &&
         p.segments[1].size == 12 && p.segment_data_size == 12);
   pt_arena_release(&arena);
-  ptera_program *prog = NULL;
-  CHECK(ptera_program_load_buffer(pte, size, NULL, &prog) == PTERA_OK);
-  ptera_method *meth = NULL;
-  CHECK(prog && ptera_method_create(prog, "forward", NULL, &meth) == PTERA_OK);
+  ptera_program *prog = eu_load(pte, size);
+  ptera_method *meth = prog ? eu_open_forward(prog) : NULL;
   if (meth && ptera_method_execute(meth) == PTERA_OK) {
-    check_f3(ptera_method_output(meth, 0), 2.0f, -4.0f, 1.0f);
+    eu_check_f3(ptera_method_output(meth, 0), 2.0f, -4.0f, 1.0f);
     CHECK(ptera_method_execute(meth) == PTERA_OK);
-    check_f3(ptera_method_output(meth, 0), 4.0f, -8.0f, 2.0f);
+    eu_check_f3(ptera_method_output(meth, 0), 4.0f, -8.0f, 2.0f);
   } else {
     CHECK(0);
   }
@@ -564,9 +479,9 @@ static void test_optional_tensor_list(void) {
   static const int64_t idx[2] = {3, 0};
   static const int32_t s34[2] = {3, 4}, s32[2] = {3, 2}, s2[1] = {2};
   pc_value vals[4];
-  vals[0] = tensor_f(PC_STORAGE_PLANNED, 2, s34);
+  vals[0] = eu_tensor_f(PC_STORAGE_PLANNED, 2, s34);
   vals[0].u.tensor.memory_id = 1;
-  vals[1] = tensor_f(PC_STORAGE_CONST, 1, s2);
+  vals[1] = eu_tensor_f(PC_STORAGE_CONST, 1, s2);
   vals[1].u.tensor.scalar_type = PTERA_DTYPE_LONG;
   vals[1].u.tensor.data = idx;
   vals[1].u.tensor.nbytes = 16;
@@ -575,7 +490,7 @@ static void test_optional_tensor_list(void) {
   vals[2].kind = PC_VAL_OPT_TENSOR_LIST;
   vals[2].u.list.items = items;
   vals[2].u.list.len = 2;
-  vals[3] = tensor_f(PC_STORAGE_PLANNED, 2, s32);
+  vals[3] = eu_tensor_f(PC_STORAGE_PLANNED, 2, s32);
   vals[3].u.tensor.memory_id = 1;
   vals[3].u.tensor.memory_offset = 48;
   const int32_t args[4] = {0, 2, 3, 3}, in0[1] = {0}, outs[1] = {3};
@@ -584,38 +499,27 @@ static void test_optional_tensor_list(void) {
   const int64_t bufs[1] = {80};
   pc_method m = {"forward", vals, 4, in0, 1, outs, 1, instrs, 1, ops, 1, bufs, 1};
   pc_program desc = {&m, 1, NULL, 0};
-  uint8_t *pte = NULL;
   size_t size = 0;
+  uint8_t *pte = eu_emit(&desc, NULL, &size);
+  if (!pte) return;
   pt_err err;
-  pt_err_clear(&err);
-  ptera_status st = pc_emit_pte(&desc, NULL, &pte, &size, &err);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "emit: %s\n", err.msg);
-    return;
-  }
   pt_arena arena;
   pt_arena_init(&arena, NULL);
   pf_pte p;
-  CHECK(pf_pte_parse(pte, size, &arena, &p, &err) == PTERA_OK);
-  if (p.nplans == 1 && p.plans[0].nvalues == 4) {
+  if (eu_parse(pte, size, &arena, &p) && p.nplans == 1 && p.plans[0].nvalues == 4) {
     const pf_value *v = &p.plans[0].values[2];
     CHECK(v->type == PF_VAL_OPT_TENSOR_LIST && v->u.idx.len == 2 && v->u.idx.items[0] == -1 &&
           v->u.idx.items[1] == 1);
   }
   pt_arena_release(&arena);
 
-  ptera_program *prog = NULL;
-  CHECK(ptera_program_load_buffer(pte, size, NULL, &prog) == PTERA_OK);
-  ptera_method *meth = NULL;
-  st = prog ? ptera_method_create(prog, "forward", NULL, &meth) : PTERA_INTERNAL;
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK && meth) fprintf(stderr, "method: %s\n", ptera_method_errmsg(meth));
-  if (st == PTERA_OK) {
+  ptera_program *prog = eu_load(pte, size);
+  ptera_method *meth = prog ? eu_open_forward(prog) : NULL;
+  if (meth) {
     float x[12];
     for (int k = 0; k < 12; k++) x[k] = (float)k;
     CHECK(ptera_method_set_input_tensor(meth, 0, PTERA_DTYPE_FLOAT, 2, s34, x, 48) == PTERA_OK);
-    st = ptera_method_execute(meth);
+    ptera_status st = ptera_method_execute(meth);
     CHECK(st == PTERA_OK);
     if (st != PTERA_OK) fprintf(stderr, "execute: %s\n", ptera_method_errmsg(meth));
     const ptera_value *y = ptera_method_output(meth, 0);

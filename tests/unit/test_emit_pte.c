@@ -7,37 +7,19 @@
 #include <string.h>
 
 #include "emit_pte.h"
+#include "emit_util.h"
 #include "fbb.h"
 #include "check.h"
 #include "format/flatbuf.h"
 #include "format/pte.h"
 #include "ptera/ptera.h"
 
-/* ---- allocators ---- */
-
-static size_t live, calls, fail_at; /* fail_at: 1-based call number to fail, 0 = never */
-static void *test_alloc(void *ud, size_t size, size_t align) {
-  (void)ud;
-  calls++;
-  if (fail_at && calls == fail_at) return NULL;
-  if (align < 16) align = 16;
-  void *p = aligned_alloc(align, (size + align - 1) & ~(align - 1));
-  if (p) live++;
-  return p;
-}
-static void test_free(void *ud, void *p) {
-  (void)ud;
-  if (p) live--;
-  free(p);
-}
-static const ptera_allocator tracking = {test_alloc, test_free, NULL};
-
 /* ---- (a) fbb round trips ---- */
 
 static void test_fbb_roundtrip(void) {
   pc_fbb b;
-  pc_fbb_init(&b, &tracking);
-  live = calls = fail_at = 0;
+  pc_fbb_init(&b, &eu_tracking);
+  eu_live = eu_calls = eu_fail_at = 0;
 
   pc_fbb_ref s = pc_fbb_cstring(&b, "hello");
   int32_t ints[3] = {7, -8, 9};
@@ -126,7 +108,7 @@ static void test_fbb_roundtrip(void) {
   /* Building after finish is refused. */
   CHECK(pc_fbb_cstring(&b, "x") == 0 && pc_fbb_status(&b) == PTERA_INVALID_STATE);
   pc_fbb_release(&b);
-  CHECK(live == 0);
+  CHECK(eu_live == 0);
 
   /* Misuse: fields outside a table, duplicate ids, nested tables, bad refs. */
   pc_fbb_init(&b, NULL);
@@ -174,30 +156,6 @@ static const float C1[3] = {10.0f, 20.0f, 30.0f};
 static const float C1_COPY[3] = {10.0f, 20.0f, 30.0f};
 static const pc_operator ADD_OPS[1] = {{"aten::add", "out"}};
 
-static pc_value tensor_f3(pc_storage storage, const float *data, uint32_t memory_id,
-                          uint64_t offset) {
-  pc_value v;
-  memset(&v, 0, sizeof v);
-  v.kind = PC_VAL_TENSOR;
-  v.u.tensor.scalar_type = PTERA_DTYPE_FLOAT;
-  v.u.tensor.dim = 1;
-  v.u.tensor.sizes[0] = 3;
-  v.u.tensor.storage = storage;
-  v.u.tensor.data = data;
-  v.u.tensor.nbytes = data ? 12 : 0;
-  v.u.tensor.memory_id = memory_id;
-  v.u.tensor.memory_offset = offset;
-  return v;
-}
-
-static pc_value int_value(int64_t i) {
-  pc_value v;
-  memset(&v, 0, sizeof v);
-  v.kind = PC_VAL_INT;
-  v.u.i = i;
-  return v;
-}
-
 /* forward(x) = x + c: values 0 x (planned 1@0), 1 c (const), 2 alpha, 3 out (planned 1@16). */
 static pc_value add_values[4];
 static const int32_t add_args[5] = {0, 1, 2, 3, 3};
@@ -208,10 +166,10 @@ static pc_method add_method;
 static pc_program add_program;
 
 static void make_add_program(void) {
-  add_values[0] = tensor_f3(PC_STORAGE_PLANNED, NULL, 1, 0);
-  add_values[1] = tensor_f3(PC_STORAGE_CONST, C1, 0, 0);
-  add_values[2] = int_value(1);
-  add_values[3] = tensor_f3(PC_STORAGE_PLANNED, NULL, 1, 16);
+  add_values[0] = eu_f3(PC_STORAGE_PLANNED, NULL, 0);
+  add_values[1] = eu_f3(PC_STORAGE_CONST, C1, 0);
+  add_values[2] = eu_int(1);
+  add_values[3] = eu_f3(PC_STORAGE_PLANNED, NULL, 16);
   memset(&add_method, 0, sizeof add_method);
   add_method = (pc_method){"forward", add_values, 4, in0, 1, out3, 1, add_instrs, 1, ADD_OPS, 1,
                            add_bufs, 1};
@@ -220,56 +178,24 @@ static void make_add_program(void) {
 
 /* Loads through the public API, runs with x and checks y == want. */
 static void run_f3(const uint8_t *file, size_t size, const float *x, const float *want) {
-  ptera_program *prog = NULL;
-  ptera_status st = ptera_program_load_buffer(file, size, NULL, &prog);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    if (prog) fprintf(stderr, "load: %s\n", ptera_program_errmsg(prog));
-    ptera_program_destroy(prog);
-    return;
-  }
-  ptera_method *m = NULL;
-  st = ptera_method_create(prog, "forward", NULL, &m);
-  CHECK(st == PTERA_OK);
-  if (st == PTERA_OK) {
-    int32_t sizes[1] = {3};
-    CHECK(ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 1, sizes, x, 12) == PTERA_OK);
-    CHECK(ptera_method_execute(m) == PTERA_OK);
-    const ptera_value *y = ptera_method_output(m, 0);
-    CHECK(y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 3);
-    if (y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 3) {
-      const float *yd = y->u.tensor->data;
-      CHECK(yd[0] == want[0] && yd[1] == want[1] && yd[2] == want[2]);
-    }
-  } else if (m) {
-    fprintf(stderr, "method: %s\n", ptera_method_errmsg(m));
-  }
-  ptera_method_destroy(m);
+  ptera_program *prog = eu_load(file, size);
+  if (prog) eu_run_x(prog, x, want[0], want[1], want[2]);
   ptera_program_destroy(prog);
 }
 
 static void test_add_program(void) {
   make_add_program();
-  uint8_t *file = NULL;
   size_t size = 0;
-  pt_err err;
-  pt_err_clear(&err);
-  ptera_status st = pc_emit_pte(&add_program, NULL, &file, &size, &err);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "emit: %s\n", err.msg);
-    return;
-  }
+  uint8_t *file = eu_emit(&add_program, NULL, &size);
+  if (!file) return;
   CHECK(pf_pte_identify(file, size) == 1);
   CHECK(memcmp(file + 4, "ET12", 4) == 0 && memcmp(file + 8, "eh00", 4) == 0);
 
+  pt_err err;
   pt_arena arena;
   pt_arena_init(&arena, NULL);
   pf_pte pte;
-  st = pf_pte_parse(file, size, &arena, &pte, &err);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) fprintf(stderr, "parse: %s\n", err.msg);
-  if (st == PTERA_OK) {
+  if (eu_parse(file, size, &arena, &pte)) {
     CHECK(pte.has_header && pte.header_length == 32);
     CHECK(pte.segment_base % 128 == 0 && pte.segment_base >= pte.program_size);
     CHECK(pte.segment_data_size == 12 && pte.file_size == pte.segment_base + 12);
@@ -329,28 +255,26 @@ static void test_add_program(void) {
 static void test_dedup(void) {
   static const float C3[3] = {1.0f, 2.0f, 3.0f};
   pc_value vals[7];
-  vals[0] = tensor_f3(PC_STORAGE_PLANNED, NULL, 1, 0);
-  vals[1] = tensor_f3(PC_STORAGE_CONST, C1, 0, 0);
-  vals[2] = int_value(1);
-  vals[3] = tensor_f3(PC_STORAGE_PLANNED, NULL, 1, 16);
-  vals[4] = tensor_f3(PC_STORAGE_CONST, C1_COPY, 0, 0);
-  vals[5] = tensor_f3(PC_STORAGE_PLANNED, NULL, 1, 32);
-  vals[6] = tensor_f3(PC_STORAGE_CONST, C3, 0, 0);
+  vals[0] = eu_f3(PC_STORAGE_PLANNED, NULL, 0);
+  vals[1] = eu_f3(PC_STORAGE_CONST, C1, 0);
+  vals[2] = eu_int(1);
+  vals[3] = eu_f3(PC_STORAGE_PLANNED, NULL, 16);
+  vals[4] = eu_f3(PC_STORAGE_CONST, C1_COPY, 0);
+  vals[5] = eu_f3(PC_STORAGE_PLANNED, NULL, 32);
+  vals[6] = eu_f3(PC_STORAGE_CONST, C3, 0);
   const int32_t a1[5] = {0, 1, 2, 3, 3}, a2[5] = {3, 4, 2, 5, 5}, outs[1] = {5};
   const pc_instr instrs[2] = {{0, a1, 5}, {0, a2, 5}};
   const int64_t bufs[1] = {48};
   pc_method m = {"forward", vals, 7, in0, 1, outs, 1, instrs, 2, ADD_OPS, 1, bufs, 1};
   pc_program p = {&m, 1, NULL, 0};
-  uint8_t *file = NULL;
   size_t size = 0;
-  pt_err err;
-  CHECK(pc_emit_pte(&p, NULL, &file, &size, &err) == PTERA_OK);
+  uint8_t *file = eu_emit(&p, NULL, &size);
   if (!file) return;
+  pt_err err;
   pt_arena arena;
   pt_arena_init(&arena, NULL);
   pf_pte pte;
-  CHECK(pf_pte_parse(file, size, &arena, &pte, &err) == PTERA_OK);
-  if (pte.nplans == 1) {
+  if (eu_parse(file, size, &arena, &pte) && pte.nplans == 1) {
     const pf_plan *pl = &pte.plans[0];
     CHECK(pte.constant_segment.noffsets == 3 && pte.constant_segment.offsets[1] == 0 &&
           pte.constant_segment.offsets[2] == 16);
@@ -370,24 +294,22 @@ static void test_dedup(void) {
 /* forward(x) = x + x: no constants, hence no extended header. */
 static void test_no_constants(void) {
   pc_value vals[3];
-  vals[0] = tensor_f3(PC_STORAGE_PLANNED, NULL, 1, 0);
-  vals[1] = int_value(1);
-  vals[2] = tensor_f3(PC_STORAGE_PLANNED, NULL, 1, 16);
+  vals[0] = eu_f3(PC_STORAGE_PLANNED, NULL, 0);
+  vals[1] = eu_int(1);
+  vals[2] = eu_f3(PC_STORAGE_PLANNED, NULL, 16);
   const int32_t args[5] = {0, 0, 1, 2, 2}, outs[1] = {2};
   const pc_instr instrs[1] = {{0, args, 5}};
   const int64_t bufs[1] = {32};
   pc_method m = {"forward", vals, 3, in0, 1, outs, 1, instrs, 1, ADD_OPS, 1, bufs, 1};
   pc_program p = {&m, 1, NULL, 0};
-  uint8_t *file = NULL;
   size_t size = 0;
-  pt_err err;
-  CHECK(pc_emit_pte(&p, NULL, &file, &size, &err) == PTERA_OK);
+  uint8_t *file = eu_emit(&p, NULL, &size);
   if (!file) return;
   CHECK(size >= 64 && memcmp(file + 4, "ET12", 4) == 0 && memcmp(file + 8, "eh00", 4) != 0);
   pt_arena arena;
   pt_arena_init(&arena, NULL);
   pf_pte pte;
-  CHECK(pf_pte_parse(file, size, &arena, &pte, &err) == PTERA_OK);
+  eu_parse(file, size, &arena, &pte);
   CHECK(!pte.has_header && pte.segment_base == 0 && pte.program_size == size);
   CHECK(pte.constant_segment.noffsets == 1);
   pt_arena_release(&arena);
@@ -405,13 +327,13 @@ static void test_value_kinds(void) {
   pc_value vals[10];
   memset(vals, 0, sizeof vals);
   vals[0].kind = PC_VAL_NULL;
-  vals[1] = int_value(-7);
-  vals[2] = int_value(9);
+  vals[1] = eu_int(-7);
+  vals[2] = eu_int(9);
   vals[3].kind = PC_VAL_BOOL, vals[3].u.b = true;
   vals[4].kind = PC_VAL_DOUBLE, vals[4].u.d = 2.5;
   vals[5].kind = PC_VAL_STRING, vals[5].u.str = "mean";
-  vals[6] = tensor_f3(PC_STORAGE_NONE, NULL, 0, 0);
-  vals[7] = tensor_f3(PC_STORAGE_NONE, NULL, 0, 0);
+  vals[6] = eu_f3(PC_STORAGE_NONE, NULL, 0);
+  vals[7] = eu_f3(PC_STORAGE_NONE, NULL, 0);
   vals[7].u.tensor.scalar_type = PTERA_DTYPE_LONG;
   vals[7].u.tensor.dim = 2, vals[7].u.tensor.sizes[1] = 4;
   vals[7].u.tensor.has_dim_order = true;
@@ -429,18 +351,14 @@ static void test_value_kinds(void) {
   const int32_t outs[1] = {6};
   pc_method m = {"kinds", all, 12, NULL, 0, outs, 1, NULL, 0, NULL, 0, NULL, 0};
   pc_program p = {&m, 1, NULL, 0};
-  uint8_t *file = NULL;
   size_t size = 0;
-  pt_err err;
-  CHECK(pc_emit_pte(&p, NULL, &file, &size, &err) == PTERA_OK);
+  uint8_t *file = eu_emit(&p, NULL, &size);
   if (!file) return;
+  pt_err err;
   pt_arena arena;
   pt_arena_init(&arena, NULL);
   pf_pte pte;
-  ptera_status st = pf_pte_parse(file, size, &arena, &pte, &err);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) fprintf(stderr, "parse: %s\n", err.msg);
-  if (st == PTERA_OK && pte.nplans == 1 && pte.plans[0].nvalues == 12) {
+  if (eu_parse(file, size, &arena, &pte) && pte.nplans == 1 && pte.plans[0].nvalues == 12) {
     const pf_value *v = pte.plans[0].values;
     CHECK(v[0].type == PF_VAL_NULL);
     CHECK(v[1].type == PF_VAL_INT && v[1].u.i == -7);
@@ -486,16 +404,14 @@ static void test_two_methods(void) {
   ms[1].values = vals;
   ms[1].buffer_sizes = big;
   pc_program p = {ms, 2, NULL, 0};
-  uint8_t *file = NULL;
   size_t size = 0;
-  pt_err err;
-  CHECK(pc_emit_pte(&p, NULL, &file, &size, &err) == PTERA_OK);
+  uint8_t *file = eu_emit(&p, NULL, &size);
   if (!file) return;
+  pt_err err;
   pt_arena arena;
   pt_arena_init(&arena, NULL);
   pf_pte pte;
-  CHECK(pf_pte_parse(file, size, &arena, &pte, &err) == PTERA_OK);
-  if (pte.nplans == 2) {
+  if (eu_parse(file, size, &arena, &pte) && pte.nplans == 2) {
     CHECK(!strcmp(pte.plans[1].name.ptr, "other"));
     CHECK(pte.constant_segment.noffsets == 2 && pte.segment_data_size == 12);
     CHECK(pte.plans[1].values[1].u.tensor->data_buffer_idx == 1);
@@ -516,27 +432,27 @@ static void test_two_methods(void) {
 /* Failing the N-th allocation, for every N, fails cleanly without leaks. */
 static void test_alloc_failures(void) {
   make_add_program();
-  pc_emit_options opt = {&tracking, 0, 0};
+  pc_emit_options opt = {&eu_tracking, 0, 0};
   size_t failures = 0;
   for (size_t n = 1; n < 1000; n++) {
-    live = calls = 0;
-    fail_at = n;
+    eu_live = eu_calls = 0;
+    eu_fail_at = n;
     uint8_t *file = NULL;
     size_t size = 0;
     pt_err err;
     ptera_status st = pc_emit_pte(&add_program, &opt, &file, &size, &err);
     if (st == PTERA_OK) {
-      CHECK(file != NULL && live == 1);
-      pt_free(&tracking, file);
-      CHECK(live == 0);
+      CHECK(file != NULL && eu_live == 1);
+      pt_free(&eu_tracking, file);
+      CHECK(eu_live == 0);
       break;
     }
     failures++;
     CHECK(st == PTERA_MEMORY_ALLOCATION_FAILED && err.status == st && file == NULL && size == 0);
-    CHECK(live == 0);
+    CHECK(eu_live == 0);
   }
   CHECK(failures >= 4);
-  fail_at = 0;
+  eu_fail_at = 0;
 }
 
 int main(int argc, char **argv) {

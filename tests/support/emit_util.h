@@ -1,0 +1,48 @@
+/* Helpers shared by the emitter tests (test_emit_pte.c, test_emit_ptd.c,
+ * test_emit_named.c; linked into those three, see CMakeLists.txt): value
+ * descriptions, an allocator that fails on request, emitting and parsing a
+ * .pte, and running "forward" of a float[3] program through the public API.
+ * Each helper says how many CHECKs it makes when everything succeeds. */
+#ifndef PTERA_TEST_EMIT_UTIL_H
+#define PTERA_TEST_EMIT_UTIL_H
+
+#include <stdbool.h>
+
+#include "emit_pte.h"
+#include "format/pte.h"
+#include "ptera/ptera.h"
+
+/* ---- an allocator that counts live blocks and fails call number
+ * eu_fail_at (1-based; 0 = never) ---- */
+
+extern size_t eu_live, eu_calls, eu_fail_at;
+extern const ptera_allocator eu_tracking;
+
+/* ---- values ---- */
+
+pc_value eu_int(int64_t i);
+/* A Float tensor of the given shape and storage, nothing else set. */
+pc_value eu_tensor_f(pc_storage storage, uint8_t dim, const int32_t *sizes);
+/* A Float [3] tensor: CONST holds data (12 bytes); PLANNED sits in arena 1 at
+ * offset, with data (when not NULL) as its initial value; NONE: unplanned. */
+pc_value eu_f3(pc_storage storage, const float *data, uint64_t offset);
+
+/* ---- emit, parse, run (messages go to stderr on failure) ---- */
+
+/* pc_emit_pte(desc, opt): the file (free with pt_free(NULL, .)) or NULL. 1 CHECK. */
+uint8_t *eu_emit(const pc_program *desc, const pc_emit_options *opt, size_t *size);
+/* pf_pte_parse into *pte, in an arena the caller set up and releases. 1 CHECK. */
+bool eu_parse(const uint8_t *file, size_t size, pt_arena *arena, pf_pte *pte);
+/* ptera_program_load_buffer: the program or NULL. 1 CHECK. */
+ptera_program *eu_load(const uint8_t *file, size_t size);
+/* ptera_method_create(prog, "forward"): the method or NULL. 1 CHECK. */
+ptera_method *eu_open_forward(ptera_program *prog);
+/* v is a Float tensor {a, b, c}. 2 CHECKs. */
+void eu_check_f3(const ptera_value *v, float a, float b, float c);
+/* Binds input 0 to x (Float [3]), executes once and checks output 0 is
+ * {a, b, c}. 4 CHECKs. */
+void eu_exec_x(ptera_method *m, const float *x, float a, float b, float c);
+/* eu_open_forward, then eu_exec_x. 5 CHECKs. */
+void eu_run_x(ptera_program *prog, const float *x, float a, float b, float c);
+
+#endif
