@@ -100,37 +100,32 @@ int32_t pc_graph_string(pc_graph *g, const char *s) {
   return id;
 }
 
-int32_t pc_graph_ints(pc_graph *g, const int64_t *items, uint32_t len) {
-  int64_t *copy = copy_array(g, items, len, sizeof *items);
+/* A list value of `kind` holding a copy of len items of elem bytes each. */
+static int32_t new_list(pc_graph *g, pc_gkind kind, const void *items, uint32_t len, size_t elem) {
+  void *copy = copy_array(g, items, len, elem);
   if (!copy) return oom(g), -1;
   int32_t id;
-  pc_gvalue *v = new_value(g, PC_G_INTS, &id);
+  pc_gvalue *v = new_value(g, kind, &id);
   if (!v) return -1;
-  v->u.ints.items = copy;
-  v->u.ints.len = len;
+  switch (kind) {
+  case PC_G_INTS: v->u.ints.items = copy; v->u.ints.len = len; break;
+  case PC_G_DOUBLES: v->u.doubles.items = copy; v->u.doubles.len = len; break;
+  case PC_G_BOOLS: v->u.bools.items = copy; v->u.bools.len = len; break;
+  default: v->u.tensors.ids = copy; v->u.tensors.len = len; break; /* TENSORS, OPT_TENSORS */
+  }
   return id;
+}
+
+int32_t pc_graph_ints(pc_graph *g, const int64_t *items, uint32_t len) {
+  return new_list(g, PC_G_INTS, items, len, sizeof *items);
 }
 
 int32_t pc_graph_doubles(pc_graph *g, const double *items, uint32_t len) {
-  double *copy = copy_array(g, items, len, sizeof *items);
-  if (!copy) return oom(g), -1;
-  int32_t id;
-  pc_gvalue *v = new_value(g, PC_G_DOUBLES, &id);
-  if (!v) return -1;
-  v->u.doubles.items = copy;
-  v->u.doubles.len = len;
-  return id;
+  return new_list(g, PC_G_DOUBLES, items, len, sizeof *items);
 }
 
 int32_t pc_graph_bools(pc_graph *g, const bool *items, uint32_t len) {
-  bool *copy = copy_array(g, items, len, sizeof *items);
-  if (!copy) return oom(g), -1;
-  int32_t id;
-  pc_gvalue *v = new_value(g, PC_G_BOOLS, &id);
-  if (!v) return -1;
-  v->u.bools.items = copy;
-  v->u.bools.len = len;
-  return id;
+  return new_list(g, PC_G_BOOLS, items, len, sizeof *items);
 }
 
 int32_t pc_graph_tensor_list(pc_graph *g, const int32_t *ids, uint32_t len, bool optional) {
@@ -143,14 +138,7 @@ int32_t pc_graph_tensor_list(pc_graph *g, const int32_t *ids, uint32_t len, bool
       return -1;
     }
   }
-  int32_t *copy = copy_array(g, ids, len, sizeof *ids);
-  if (!copy) return oom(g), -1;
-  int32_t id;
-  pc_gvalue *v = new_value(g, optional ? PC_G_OPT_TENSORS : PC_G_TENSORS, &id);
-  if (!v) return -1;
-  v->u.tensors.ids = copy;
-  v->u.tensors.len = len;
-  return id;
+  return new_list(g, optional ? PC_G_OPT_TENSORS : PC_G_TENSORS, ids, len, sizeof *ids);
 }
 
 size_t pc_gtensor_nbytes(const pc_gtensor *t) {
