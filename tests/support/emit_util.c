@@ -27,6 +27,30 @@ static void eu_free(void *ud, void *p) {
 
 const ptera_allocator eu_tracking = {eu_alloc, eu_free, NULL};
 
+void eu_alloc_failures(const pc_program *desc, size_t min_failures) {
+  pc_emit_options opt = {&eu_tracking, 0, 0};
+  size_t failures = 0;
+  for (size_t n = 1; n < 1000; n++) {
+    eu_live = eu_calls = 0;
+    eu_fail_at = n;
+    uint8_t *file = NULL;
+    size_t size = 0;
+    pt_err err;
+    ptera_status st = pc_emit_pte(desc, &opt, &file, &size, &err);
+    if (st == PTERA_OK) {
+      CHECK(file != NULL && eu_live == 1);
+      pt_free(&eu_tracking, file);
+      CHECK(eu_live == 0);
+      break;
+    }
+    failures++;
+    CHECK(st == PTERA_MEMORY_ALLOCATION_FAILED && err.status == st && file == NULL && size == 0 &&
+          eu_live == 0);
+  }
+  CHECK(failures >= min_failures);
+  eu_fail_at = 0;
+}
+
 pc_value eu_int(int64_t i) {
   pc_value v;
   memset(&v, 0, sizeof v);

@@ -18,6 +18,13 @@
 extern size_t eu_live, eu_calls, eu_fail_at;
 extern const ptera_allocator eu_tracking;
 
+/* pc_emit_pte(desc) with eu_tracking failing allocation n, for n = 1, 2, ...
+ * until it succeeds: each failure must be a clean MEMORY_ALLOCATION_FAILED
+ * (no file, size 0, nothing live), the success must leave exactly the file
+ * live, and at least min_failures allocations must have been tried.
+ * 1 CHECK per failure, 3 in all when it succeeds. */
+void eu_alloc_failures(const pc_program *desc, size_t min_failures);
+
 /* ---- values ---- */
 
 pc_value eu_int(int64_t i);

@@ -424,26 +424,7 @@ static void test_bad_named(void) {
 
 static void test_alloc_failures(void) {
   make_full();
-  pc_emit_options opt = {&eu_tracking, 0, 0};
-  size_t failures = 0;
-  for (size_t n = 1; n < 1000; n++) {
-    eu_live = eu_calls = 0;
-    eu_fail_at = n;
-    uint8_t *file = NULL;
-    size_t size = 0;
-    pt_err err;
-    ptera_status st = pc_emit_pte(&full_program, &opt, &file, &size, &err);
-    if (st == PTERA_OK) {
-      CHECK(file != NULL && eu_live == 1);
-      pt_free(&eu_tracking, file);
-      CHECK(eu_live == 0);
-      break;
-    }
-    failures++;
-    CHECK(st == PTERA_MEMORY_ALLOCATION_FAILED && file == NULL && size == 0 && eu_live == 0);
-  }
-  CHECK(failures >= 6);
-  eu_fail_at = 0;
+  eu_alloc_failures(&full_program, 6);
 }
 
 int main(int argc, char **argv) {

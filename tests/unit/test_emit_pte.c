@@ -432,27 +432,7 @@ static void test_two_methods(void) {
 /* Failing the N-th allocation, for every N, fails cleanly without leaks. */
 static void test_alloc_failures(void) {
   make_add_program();
-  pc_emit_options opt = {&eu_tracking, 0, 0};
-  size_t failures = 0;
-  for (size_t n = 1; n < 1000; n++) {
-    eu_live = eu_calls = 0;
-    eu_fail_at = n;
-    uint8_t *file = NULL;
-    size_t size = 0;
-    pt_err err;
-    ptera_status st = pc_emit_pte(&add_program, &opt, &file, &size, &err);
-    if (st == PTERA_OK) {
-      CHECK(file != NULL && eu_live == 1);
-      pt_free(&eu_tracking, file);
-      CHECK(eu_live == 0);
-      break;
-    }
-    failures++;
-    CHECK(st == PTERA_MEMORY_ALLOCATION_FAILED && err.status == st && file == NULL && size == 0);
-    CHECK(eu_live == 0);
-  }
-  CHECK(failures >= 4);
-  eu_fail_at = 0;
+  eu_alloc_failures(&add_program, 4);
 }
 
 int main(int argc, char **argv) {
