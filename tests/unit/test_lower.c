@@ -89,6 +89,17 @@ static void exec_check(ptera_method *m, uint32_t dim, const int32_t *sizes, cons
   }
 }
 
+/* open_method(pte [+ ptd], "forward"), then exec_check when it opened. */
+static void run_forward(const uint8_t *pte, size_t size, const uint8_t *ptd, size_t ptd_size,
+                        uint32_t dim, const int32_t *sizes, const float *x, const float *want,
+                        size_t n) {
+  ptera_program *prog;
+  ptera_method *meth = open_method(&prog, pte, size, ptd, ptd_size, "forward");
+  if (meth) exec_check(meth, dim, sizes, x, want, n);
+  ptera_method_destroy(meth);
+  ptera_program_destroy(prog);
+}
+
 /* ---- plan checks, re-derived from the lowered method ---- */
 
 static size_t tensor_bytes(const pc_tensor *t) {
@@ -199,11 +210,7 @@ static void test_linear_relu(void) {
     CHECK(wt->storage == PC_STORAGE_CONST && !wt->external && wt->data && wt->nbytes == 48);
     CHECK(r.nptd == 0);
     check_plan(m, false);
-    ptera_program *prog;
-    ptera_method *meth = open_method(&prog, pte, size, NULL, 0, "forward");
-    if (meth) exec_check(meth, 2, (int32_t[]){2, 4}, LX, LY, 6);
-    ptera_method_destroy(meth);
-    ptera_program_destroy(prog);
+    run_forward(pte, size, NULL, 0, 2, (int32_t[]){2, 4}, LX, LY, 6);
   }
   pt_free(NULL, pte);
   pc_lower_result_free(&r);
@@ -232,11 +239,7 @@ static void test_external(pc_weight_keys keys) {
       CHECK(wt->external && !strcmp(wt->fqn, wk) && bt->external && !strcmp(bt->fqn, bk));
     }
     CHECK(pc_emit_ptd(r.ptd, r.nptd, NULL, &ptd, &ptd_size, &e) == PTERA_OK);
-    ptera_program *prog;
-    ptera_method *meth = open_method(&prog, pte, size, ptd, ptd_size, "forward");
-    if (meth) exec_check(meth, 2, (int32_t[]){2, 4}, LX, LY, 6);
-    ptera_method_destroy(meth);
-    ptera_program_destroy(prog);
+    run_forward(pte, size, ptd, ptd_size, 2, (int32_t[]){2, 4}, LX, LY, 6);
     /* Without the .ptd the method cannot be created. */
     ptera_program *p2 = NULL;
     ptera_method *m2 = NULL;
@@ -309,13 +312,9 @@ static void test_int_list(void) {
     }
     CHECK(m->nvalues == 8); /* x, 3, 2, [3,2], v, y, c, 1 */
     check_plan(m, false);
-    ptera_program *prog;
-    ptera_method *meth = open_method(&prog, pte, size, NULL, 0, "forward");
     const float in[6] = {1, 2, 3, 4, 5, 6};
     const float want[6] = {11, 22, 33, 44, 55, 66};
-    if (meth) exec_check(meth, 2, (int32_t[]){2, 3}, in, want, 6);
-    ptera_method_destroy(meth);
-    ptera_program_destroy(prog);
+    run_forward(pte, size, NULL, 0, 2, (int32_t[]){2, 3}, in, want, 6);
   }
   pt_free(NULL, pte);
   pc_lower_result_free(&r);
@@ -350,13 +349,9 @@ static void test_tensor_list(void) {
     CHECK(ta->storage == PC_STORAGE_PLANNED && tb->storage == PC_STORAGE_PLANNED &&
           ta->memory_offset != tb->memory_offset);
     check_plan(m, false);
-    ptera_program *prog;
-    ptera_method *meth = open_method(&prog, pte, size, NULL, 0, "forward");
     const float in[3] = {-1, 2, -3};
     const float want[6] = {0, 2, 0, 7, 8, 9};
-    if (meth) exec_check(meth, 2, (int32_t[]){1, 3}, in, want, 6);
-    ptera_method_destroy(meth);
-    ptera_program_destroy(prog);
+    run_forward(pte, size, NULL, 0, 2, (int32_t[]){1, 3}, in, want, 6);
   }
   pt_free(NULL, pte);
   pc_lower_result_free(&r);
@@ -417,12 +412,8 @@ static void test_chain_reuse(void) {
     const pc_memplan_summary *s = &r.plans[0];
     CHECK(s->no_reuse_bytes == 80 && s->peak_bytes == 64 && s->peak_bytes < s->no_reuse_bytes);
     check_plan(&r.program.methods[0], false);
-    ptera_program *prog;
-    ptera_method *meth = open_method(&prog, pte, size, NULL, 0, "forward");
     const float in[4] = {-1, 2, -3, 4}, want[4] = {0, 2, 0, 4};
-    if (meth) exec_check(meth, 1, (int32_t[]){4}, in, want, 4);
-    ptera_method_destroy(meth);
-    ptera_program_destroy(prog);
+    run_forward(pte, size, NULL, 0, 1, (int32_t[]){4}, in, want, 4);
   }
   pt_free(NULL, pte);
   pc_lower_result_free(&r);
@@ -460,12 +451,8 @@ static void test_views(void) {
     CHECK(m->instrs[1].nargs == 3); /* functional: no return slot added */
     CHECK(tz->memory_offset != tt->memory_offset);
     check_plan(m, false);
-    ptera_program *prog;
-    ptera_method *meth = open_method(&prog, pte, size, NULL, 0, "forward");
     const float in[6] = {1, -2, 3, -4, 5, -6}, want[6] = {4, 0, 12, 0, 20, 0};
-    if (meth) exec_check(meth, 2, (int32_t[]){2, 3}, in, want, 6);
-    ptera_method_destroy(meth);
-    ptera_program_destroy(prog);
+    run_forward(pte, size, NULL, 0, 2, (int32_t[]){2, 3}, in, want, 6);
   }
   pt_free(NULL, pte);
   pc_lower_result_free(&r);
