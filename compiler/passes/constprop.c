@@ -390,11 +390,13 @@ done:
 /* ---- duplication guard ---- */
 
 /* readers[v]: live calls reading tensor v (each call counted once); seen[v]
- * holds the last call counted. */
+ * holds the stamp of the last visit that counted it. Every visit takes a new
+ * stamp, so a node visited again counts again. At most three visits a node
+ * and fewer than INT32_MAX / 2 nodes: the stamp does not wrap. */
 typedef struct reader_ctx {
   uint32_t *readers;
-  int32_t *seen;
-  int32_t node;
+  uint32_t *seen;
+  uint32_t stamp;
   int delta;
   uint64_t out_bytes;
   bool shared; /* reads a tensor some other live call also reads */
@@ -408,28 +410,19 @@ static void count_reader(void *ctx, int32_t v, bool written) {
     r->out_bytes += pc_gtensor_nbytes(&r->g->values[v].u.t);
     return;
   }
-  if (r->seen[v] == r->node) return;
-  r->seen[v] = r->node;
+  if (r->seen[v] == r->stamp) return;
+  r->seen[v] = r->stamp;
   if (r->delta > 0) r->readers[v]++;
   else if (r->delta < 0 && r->readers[v] > 0) r->readers[v]--;
   else if (r->readers[v] > 1) r->shared = true;
 }
 
 static void visit_node(pc_graph *g, reader_ctx *r, int32_t k, int delta) {
-  r->node = k;
+  r->stamp++;
   r->delta = delta;
   r->out_bytes = 0;
   r->shared = false;
   pc_graph_visit_args(g, &g->nodes[k], count_reader, r);
-  /* Reset so a later visit of the same node counts again. */
-  for (uint32_t i = 0; i < g->nodes[k].nargs; i++) r->seen[g->nodes[k].args[i]] = -1;
-  const pc_gnode *n = &g->nodes[k];
-  for (uint32_t i = 0; i < n->nargs; i++) {
-    const pc_gvalue *x = &g->values[n->args[i]];
-    if (x->kind == PC_G_TENSORS || x->kind == PC_G_OPT_TENSORS)
-      for (uint32_t j = 0; j < x->u.tensors.len; j++)
-        if (x->u.tensors.ids[j] >= 0) r->seen[x->u.tensors.ids[j]] = -1;
-  }
 }
 
 /* A fold that makes more than this many bytes of new constants is skipped
@@ -450,7 +443,7 @@ ptera_status pc_constprop(pc_graph *g, pc_pass_stats *stats) {
   size_t nv = g->nvalues ? g->nvalues : 1;
   ptera_value **vmap = pt_calloc(g->allocator, nv, sizeof *vmap, 0);
   uint32_t *readers = pt_calloc(g->allocator, nv, sizeof *readers, 0);
-  int32_t *seen = pt_alloc(g->allocator, nv * sizeof *seen, 0);
+  uint32_t *seen = pt_calloc(g->allocator, nv, sizeof *seen, 0);
   if (!vmap || !readers || !seen) {
     pt_free(g->allocator, vmap);
     pt_free(g->allocator, readers);
@@ -459,8 +452,7 @@ ptera_status pc_constprop(pc_graph *g, pc_pass_stats *stats) {
     return pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED,
                    "out of memory for constant propagation over '%s'", g->name);
   }
-  for (size_t i = 0; i < nv; i++) seen[i] = -1;
-  reader_ctx rc = {readers, seen, -1, 0, 0, false, g};
+  reader_ctx rc = {readers, seen, 0, 0, 0, false, g};
   for (uint32_t k = 0; k < g->nnodes; k++)
     if (!g->nodes[k].removed && g->nodes[k].kind == PC_N_CALL) visit_node(g, &rc, (int32_t)k, 1);
   uint32_t folded = 0;
