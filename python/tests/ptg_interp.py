@@ -8,10 +8,19 @@ import re
 import torch
 
 from ptera import ptg as P
-from ptera.opmap import DTYPE_CODE, ET_SCHEMAS, MEMORY_FORMAT_CODE, get_schema, is_out
+from ptera.opmap import ET_SCHEMAS, get_schema, is_out
 
-CODE_DTYPE = {v: k for k, v in DTYPE_CODE.items()}
-CODE_MF = {v: k for k, v in MEMORY_FORMAT_CODE.items()}
+# The enum codes a .ptg carries, written out here from ExecuTorch's
+# ScalarType (runtime/core/portable_type/scalar_type.h, the c10 numbering) and
+# c10::MemoryFormat rather than taken from ptera.opmap: the interpreter is the
+# reference the captures are checked against, so a wrong code in the code
+# under test must show up as a mismatch, not be decoded back the same way.
+CODE_DTYPE = {0: torch.uint8, 1: torch.int8, 2: torch.int16, 3: torch.int32, 4: torch.int64,
+              5: torch.float16, 6: torch.float32, 7: torch.float64, 9: torch.complex64,
+              10: torch.complex128, 11: torch.bool,
+              15: torch.bfloat16}
+CODE_MF = {0: torch.contiguous_format, 1: torch.preserve_format, 2: torch.channels_last,
+           3: torch.channels_last_3d}
 NAME_DTYPE = {
     "Byte": torch.uint8, "Char": torch.int8, "Short": torch.int16, "Int": torch.int32,
     "Long": torch.int64, "Half": torch.float16, "Float": torch.float32,

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 import ptg_interp
+from export_cli import run_export_cli
 from models import CASES
 from ptera import ptg as P
 from ptera.capture import capture
@@ -108,16 +109,9 @@ def test_unsupported_op_is_named(decomp):
 
 
 def test_cli_ptg_only(tmp_path):
-    import os
-    import subprocess
-    import sys
-    here = os.path.dirname(os.path.abspath(__file__))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(here), here]))
     out = tmp_path / "cnn.ptg"
-    r = subprocess.run([sys.executable, "-m", "ptera.export", "models:cnn", str(out),
-                        "--ptg-only"], capture_output=True, text=True, env=env, cwd=here)
+    r = run_export_cli("models:cnn", out, "--ptg-only")
     assert r.returncode == 0, r.stdout + r.stderr
     assert out.read_bytes().startswith(b"ptg 1\nmethod forward\n")
-    r = subprocess.run([sys.executable, "-m", "ptera.export", "--help"], capture_output=True,
-                       text=True, env=env)
+    r = run_export_cli("--help")
     assert r.returncode == 0 and "MODULE_SPEC" in r.stdout

@@ -143,6 +143,14 @@ def check_case(c, tmp):
 
     if rc != 0:
         return "failed: " + err
+    # Every output ExecuTorch produced is compared, and ptera may produce no
+    # other: a case whose expected outputs are missing must not pass vacuously.
+    want = sorted(f.split(".")[0] for f in c["files"] if f.startswith("output_"))
+    got = sorted(f[:-4] for f in os.listdir(tmp) if f.startswith("output_") and f.endswith(".npy"))
+    if not want:
+        return "no expected outputs to compare with"
+    if got != want:
+        return "outputs %s written, %s expected" % (got, want)
     for f in sorted(c["files"]):
         if f.startswith("output_") and f.endswith(".npy"):
             why = compare(os.path.join(tmp, f), os.path.join(case_dir, f))

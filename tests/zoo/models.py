@@ -44,24 +44,24 @@ def _calibrate_batchnorm(model, shape, batches, gen):
     return model.eval()
 
 
-def mobilenet_v2():
+def _torchvision_classifier(name, seed):
+    """An untrained torchvision ImageNet classifier with calibrated batch
+    norm statistics, and one seeded 224x224 image."""
     import torchvision
 
-    gen = _seed(1)
-    m = torchvision.models.mobilenet_v2(weights=None)
+    gen = _seed(seed)
+    m = getattr(torchvision.models, name)(weights=None)
     _calibrate_batchnorm(m, (4, 3, 224, 224), 2, gen)
     x = torch.randn((1, 3, 224, 224), generator=gen)
     return m.eval(), (x,)
+
+
+def mobilenet_v2():
+    return _torchvision_classifier("mobilenet_v2", 1)
 
 
 def resnet18():
-    import torchvision
-
-    gen = _seed(2)
-    m = torchvision.models.resnet18(weights=None)
-    _calibrate_batchnorm(m, (4, 3, 224, 224), 2, gen)
-    x = torch.randn((1, 3, 224, 224), generator=gen)
-    return m.eval(), (x,)
+    return _torchvision_classifier("resnet18", 2)
 
 
 def transformer_encoder():

@@ -175,6 +175,7 @@ typedef struct run_state {
   void **buffers; /* input data and output buffers the method points at */
   size_t nbuffers, cap;
   size_t noutput_buffers; /* buffers[0 .. noutput_buffers): kept for every execution */
+  bool output_dir_made;   /* --output-dir exists: created (or found) once, not per execution */
 } run_state;
 
 static void *keep(run_state *s, size_t size) {
@@ -358,8 +359,11 @@ static int print_top(size_t k, const cli_array *a, size_t top) {
 
 /* Prints execution j's outputs and writes their files. */
 static int report_outputs(run_state *s, const run_opts *o, size_t j) {
-  if (o->output_dir && mkdir(o->output_dir, 0777) != 0 && errno != EEXIST)
-    return cli_error(PTERA_ACCESS_FAILED, "cannot create directory '%s'", o->output_dir);
+  if (o->output_dir && !s->output_dir_made) {
+    if (mkdir(o->output_dir, 0777) != 0 && errno != EEXIST)
+      return cli_error(PTERA_ACCESS_FAILED, "cannot create directory '%s'", o->output_dir);
+    s->output_dir_made = true;
+  }
   if (o->nruns > 1) printf("run %zu:\n", j);
   size_t n = ptera_method_output_count(s->method);
   for (size_t k = 0; k < n; k++) {
