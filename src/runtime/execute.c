@@ -49,9 +49,7 @@ ptera_status pr_check_writable(ptera_method *m, const pf_instr *in, uint32_t k) 
 
 static ptera_status run_kernel(ptera_method *m, const pf_instr *in, uint32_t k) {
   ptera_status st = check_args_bound(m, in, k);
-  /* Load checked every kernel's written argument; only a Move can since have
-   * put constant program data in its place. */
-  if (st == PTERA_OK && m->has_moves) st = pr_check_writable(m, in, k);
+  if (st == PTERA_OK) st = pr_check_writable(m, in, k);
   if (st != PTERA_OK) return st;
   ptera_value *argv[256];
   if (in->nargs > 256)

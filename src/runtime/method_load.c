@@ -98,7 +98,6 @@ ptera_status pr_method_load_instructions(ptera_method *m) {
   for (uint32_t c = 0; c < plan->nchains; c++) {
     for (uint32_t k = 0; k < plan->chains[c].ninstrs; k++) {
       const pf_instr *in = &plan->chains[c].instrs[k];
-      if (in->type == PF_INSTR_MOVE) m->has_moves = true;
       if (in->type != PF_INSTR_KERNEL) continue;
       if (!m->kernels[in->a]) {
         if (nmissing++ < 8 && used < sizeof missing) {

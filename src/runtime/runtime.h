@@ -72,7 +72,6 @@ struct ptera_method {
   ptera_kernel_fn *kernels; /* per operator */
   const char **op_names;    /* per operator, "ns::op.overload" */
   bool *writes_first;       /* per operator: writes its first argument (et_copy_index), else its last */
-  bool has_moves;           /* a Move instruction can rebind a value after load's checks */
   pr_delegate *delegates;
   bool *input_set;
   bool initialized;
