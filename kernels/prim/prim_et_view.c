@@ -1,6 +1,6 @@
 /* executorch_prim::et_view.default(Tensor self, int[] size) -> Tensor: exactly 3 args
  * [self, size, out]; out (same dtype) is resized to size (one -1 inferred) and aliases
- * self's data. */
+ * self's data (and its read-only flag). */
 #include "builtin.h"
 #include "prim/prim_util.h"
 
@@ -45,5 +45,8 @@ ptera_status pk_prim_et_view_default(ptera_kernel_ctx *ctx, ptera_value **args, 
                              "%s: 'self' is not in row-major order; a view cannot alias it", op);
   PK_TRY(pk_resize(ctx, op, "out", out, n, sizes));
   out->data = self->data;
+  /* A view of read-only program data is read-only too: the runtime's
+   * write check before each call then refuses a kernel writing through it. */
+  out->flags = (uint8_t)((out->flags & ~PTERA_TENSOR_CONST) | (self->flags & PTERA_TENSOR_CONST));
   return PTERA_OK;
 }

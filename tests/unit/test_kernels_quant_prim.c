@@ -76,6 +76,15 @@ static void test_prim_tensor(void) {
   CHECK(view->u.tensor->data == (void *)a && view->u.tensor->sizes[0] == 3 && view->u.tensor->sizes[1] == 2);
   CHECK(KT_CALL("executorch_prim::et_view.default", KT_T(PTERA_DTYPE_FLOAT, a, 2, 3), KT_IL(4, -1), view) ==
         PTERA_INVALID_ARGUMENT);
+  /* A view of constant data carries the read-only flag; a view of ordinary
+   * data drops it. */
+  ptera_value *cself = KT_T(PTERA_DTYPE_FLOAT, a, 2, 3);
+  cself->u.tensor->flags |= PTERA_TENSOR_CONST;
+  CHECK(KT_CALL("executorch_prim::et_view.default", cself, KT_IL(2, 3), view) == PTERA_OK);
+  CHECK((view->u.tensor->flags & PTERA_TENSOR_CONST) != 0);
+  CHECK(KT_CALL("executorch_prim::et_view.default", KT_T(PTERA_DTYPE_FLOAT, a, 2, 3), KT_IL(2, 3), view) ==
+        PTERA_OK);
+  CHECK((view->u.tensor->flags & PTERA_TENSOR_CONST) == 0);
   /* et_copy_index: grow [0?]: to bound [3, 2], from [2] */
   float to[6] = {0}, from[2] = {7, 8};
   ptera_value *tov = KT_DYN(PTERA_DTYPE_FLOAT, to, 1, 2);
