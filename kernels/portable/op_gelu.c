@@ -25,11 +25,9 @@ ptera_status pk_gelu_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs
                              "%s: 'approximate' must be \"none\" or \"tanh\"", op);
   PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
   PK_TRY(pk_check_float(ctx, op, "self", in));
-  PK_TRY(pk_check_same_dtype(ctx, op, "self", in, "out", out));
-  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  PK_TRY(pk_same_dtype_resize(ctx, op, in, out));
   pk_iter it;
-  const ptera_tensor *ins[1] = {in};
-  pk_iter_init(&it, out, ins, 1);
+  pk_iter_init1(&it, out, in);
   int dt = in->dtype;
   const double k_tanh = 0.7978845608028654; /* sqrt(2 / pi) */
   const double k_erf = 0.7071067811865476;  /* 1 / sqrt(2) */
