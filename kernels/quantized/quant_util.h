@@ -9,4 +9,17 @@
 PT_FUNC ptera_status pk_check_quant_range(ptera_kernel_ctx *ctx, const char *op, int dtype,
                                           int64_t qmin, int64_t qmax);
 
+/* int quant_min, int quant_max, ScalarType dtype at args[i], args[i+1], args[i+2]. */
+PT_FUNC ptera_status pk_get_qparams(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                    size_t i, int64_t *qmin, int64_t *qmax, int *dtype);
+/* quantize: input floating; valid quant range for dtype; out of dtype. */
+PT_FUNC ptera_status pk_check_quantize_io(ptera_kernel_ctx *ctx, const char *op,
+                                          const ptera_tensor *in, int dtype, int64_t qmin,
+                                          int64_t qmax, const ptera_tensor *out);
+/* dequantize: valid quant range for dtype; input of dtype; out floating and, when
+ * out_dtype >= 0, of out_dtype. */
+PT_FUNC ptera_status pk_check_dequantize_io(ptera_kernel_ctx *ctx, const char *op,
+                                            const ptera_tensor *in, int dtype, int64_t qmin,
+                                            int64_t qmax, const ptera_tensor *out, int out_dtype);
+
 #endif
