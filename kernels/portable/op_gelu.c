@@ -33,25 +33,29 @@ ptera_status pk_gelu_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs
   const double k_erf = 0.7071067811865476;  /* 1 / sqrt(2) */
   if (pk_compute_type(dt) == PK_CT_F32) { /* in float like ExecuTorch (the cancellation shows) */
     const float kt = (float)k_tanh, ke = (float)k_erf;
-    PK_ITER_FOR(it) {
-      float x = pk_load_f32(PK_PTR(in->data, it, 1), dt), y;
-      if (use_tanh) {
+    if (use_tanh) {
+      PK_ITER_FOR(it) {
+        float x = pk_load_f32(PK_PTR(in->data, it, 1), dt);
         float cube = x * x * x;
         float inner = kt * (x + 0.044715f * cube);
-        y = 0.5f * x * (1.0f + tanhf(inner));
-      } else {
-        y = 0.5f * x * (1.0f + erff(x * ke));
+        pk_store_f32(PK_PTR(out->data, it, 0), dt, 0.5f * x * (1.0f + tanhf(inner)));
       }
-      pk_store_f32(PK_PTR(out->data, it, 0), dt, y);
+    } else {
+      PK_ITER_FOR(it) {
+        float x = pk_load_f32(PK_PTR(in->data, it, 1), dt);
+        pk_store_f32(PK_PTR(out->data, it, 0), dt, 0.5f * x * (1.0f + erff(x * ke)));
+      }
+    }
+  } else if (use_tanh) {
+    PK_ITER_FOR(it) {
+      double x = pk_load_f64(PK_PTR(in->data, it, 1), dt);
+      pk_store_f64(PK_PTR(out->data, it, 0), dt,
+                   0.5 * x * (1.0 + tanh(k_tanh * (x + 0.044715 * x * x * x))));
     }
   } else {
     PK_ITER_FOR(it) {
-      double x = pk_load_f64(PK_PTR(in->data, it, 1), dt), y;
-      if (use_tanh)
-        y = 0.5 * x * (1.0 + tanh(k_tanh * (x + 0.044715 * x * x * x)));
-      else
-        y = 0.5 * x * (1.0 + erf(x * k_erf));
-      pk_store_f64(PK_PTR(out->data, it, 0), dt, y);
+      double x = pk_load_f64(PK_PTR(in->data, it, 1), dt);
+      pk_store_f64(PK_PTR(out->data, it, 0), dt, 0.5 * x * (1.0 + erf(x * k_erf)));
     }
   }
   return PTERA_OK;

@@ -63,13 +63,15 @@ ptera_status pk_embedding_xbit(ptera_kernel_ctx *ctx, const char *op, ptera_valu
     PK_TRY(pk_read_index_any(ctx, op, "indices", (const char *)ix->data + pk_flat_off(ix, n), ix->dtype, V, false,
                              &v));
     const uint8_t *row = (const uint8_t *)w->data + v * w->strides[0];
-    for (int64_t j = 0; j < D; j++) {
-      size_t qi = (size_t)(v * groups + j / gsize);
+    for (int64_t g = 0; g < groups; g++) { /* one scale / zero point per group */
+      size_t qi = (size_t)(v * groups + g);
       float s = pk_load_f32((const char *)sc->data + pk_flat_off(sc, qi), sc->dtype);
       float z = zp ? pk_load_f32((const char *)zp->data + pk_flat_off(zp, qi), zp->dtype) : 0.0f;
-      float q = (float)xbit_value(row, cs, j, nbit);
-      size_t of = n * (size_t)D + (size_t)j;
-      pk_store_f32((char *)out->data + pk_flat_off(out, of), out->dtype, (q - z) * s);
+      for (int64_t j = g * gsize; j < (g + 1) * gsize; j++) {
+        float q = (float)xbit_value(row, cs, j, nbit);
+        size_t of = n * (size_t)D + (size_t)j;
+        pk_store_f32((char *)out->data + pk_flat_off(out, of), out->dtype, (q - z) * s);
+      }
     }
   }
   return PTERA_OK;

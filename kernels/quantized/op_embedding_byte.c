@@ -46,15 +46,16 @@ static ptera_status embedding_byte(ptera_kernel_ctx *ctx, const char *op, ptera_
     int64_t v;
     PK_TRY(pk_read_index_any(ctx, op, "indices", (const char *)ix->data + pk_flat_off(ix, n), ix->dtype,
                              V, false, &v));
-    for (int64_t j = 0; j < D; j++) {
-      int64_t g = j / gsize;
+    for (int64_t g = 0; g < groups; g++) { /* one scale / zero point per group */
       size_t qi = (size_t)(v * groups + g);
       float s = pk_load_f32((const char *)sc->data + pk_flat_off(sc, qi), sc->dtype);
       float z = zp ? pk_load_f32((const char *)zp->data + pk_flat_off(zp, qi), zp->dtype) : 0.0f;
-      int64_t widx[2] = {v, j};
-      float q = (float)pk_load_i64((const char *)w->data + pk_idx_off(w, widx), w->dtype);
-      size_t of = n * (size_t)D + (size_t)j;
-      pk_store_f32((char *)out->data + pk_flat_off(out, of), out->dtype, (q - z) * s);
+      for (int64_t j = g * gsize; j < (g + 1) * gsize; j++) {
+        int64_t widx[2] = {v, j};
+        float q = (float)pk_load_i64((const char *)w->data + pk_idx_off(w, widx), w->dtype);
+        size_t of = n * (size_t)D + (size_t)j;
+        pk_store_f32((char *)out->data + pk_flat_off(out, of), out->dtype, (q - z) * s);
+      }
     }
   }
   return PTERA_OK;
