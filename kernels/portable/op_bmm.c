@@ -22,13 +22,7 @@ static ptera_tensor slice2d(const ptera_tensor *t, int64_t i) {
 ptera_status pk_bmm_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::bmm.out";
   ptera_tensor *a, *b, *out;
-  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
-  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &a));
-  PK_TRY(pk_get_tensor(ctx, op, args, 1, "mat2", &b));
-  PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
-  PK_TRY(pk_check_real(ctx, op, "self", a));
-  PK_TRY(pk_check_same_dtype(ctx, op, "self", a, "mat2", b));
-  PK_TRY(pk_check_same_dtype(ctx, op, "self", a, "out", out));
+  PK_TRY(pk_matmul_get_args(ctx, op, args, nargs, &a, &b, &out));
   if (a->dim != 3 || b->dim != 3 || a->sizes[0] != b->sizes[0] || a->sizes[2] != b->sizes[1]) {
     char s1[96], s2[96];
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,

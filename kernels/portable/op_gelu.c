@@ -25,35 +25,37 @@ ptera_status pk_gelu_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs
                              "%s: 'approximate' must be \"none\" or \"tanh\"", op);
   PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
   PK_TRY(pk_check_float(ctx, op, "self", in));
-  PK_TRY(pk_check_same_dtype(ctx, op, "self", in, "out", out));
-  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  PK_TRY(pk_same_dtype_resize(ctx, op, in, out));
   pk_iter it;
-  const ptera_tensor *ins[1] = {in};
-  pk_iter_init(&it, out, ins, 1);
+  pk_iter_init1(&it, out, in);
   int dt = in->dtype;
   const double k_tanh = 0.7978845608028654; /* sqrt(2 / pi) */
   const double k_erf = 0.7071067811865476;  /* 1 / sqrt(2) */
   if (pk_compute_type(dt) == PK_CT_F32) { /* in float like ExecuTorch (the cancellation shows) */
     const float kt = (float)k_tanh, ke = (float)k_erf;
-    PK_ITER_FOR(it) {
-      float x = pk_load_f32(PK_PTR(in->data, it, 1), dt), y;
-      if (use_tanh) {
+    if (use_tanh) {
+      PK_ITER_FOR(it) {
+        float x = pk_load_f32(PK_PTR(in->data, it, 1), dt);
         float cube = x * x * x;
         float inner = kt * (x + 0.044715f * cube);
-        y = 0.5f * x * (1.0f + tanhf(inner));
-      } else {
-        y = 0.5f * x * (1.0f + erff(x * ke));
+        pk_store_f32(PK_PTR(out->data, it, 0), dt, 0.5f * x * (1.0f + tanhf(inner)));
       }
-      pk_store_f32(PK_PTR(out->data, it, 0), dt, y);
+    } else {
+      PK_ITER_FOR(it) {
+        float x = pk_load_f32(PK_PTR(in->data, it, 1), dt);
+        pk_store_f32(PK_PTR(out->data, it, 0), dt, 0.5f * x * (1.0f + erff(x * ke)));
+      }
+    }
+  } else if (use_tanh) {
+    PK_ITER_FOR(it) {
+      double x = pk_load_f64(PK_PTR(in->data, it, 1), dt);
+      pk_store_f64(PK_PTR(out->data, it, 0), dt,
+                   0.5 * x * (1.0 + tanh(k_tanh * (x + 0.044715 * x * x * x))));
     }
   } else {
     PK_ITER_FOR(it) {
-      double x = pk_load_f64(PK_PTR(in->data, it, 1), dt), y;
-      if (use_tanh)
-        y = 0.5 * x * (1.0 + tanh(k_tanh * (x + 0.044715 * x * x * x)));
-      else
-        y = 0.5 * x * (1.0 + erf(x * k_erf));
-      pk_store_f64(PK_PTR(out->data, it, 0), dt, y);
+      double x = pk_load_f64(PK_PTR(in->data, it, 1), dt);
+      pk_store_f64(PK_PTR(out->data, it, 0), dt, 0.5 * x * (1.0 + erf(x * k_erf)));
     }
   }
   return PTERA_OK;

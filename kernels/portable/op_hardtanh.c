@@ -13,11 +13,9 @@ ptera_status pk_hardtanh_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t n
   PK_TRY(pk_get_scalar(ctx, op, args, 2, "max_val", &hi));
   PK_TRY(pk_get_tensor(ctx, op, args, 3, "out", &out));
   PK_TRY(pk_check_real(ctx, op, "self", in));
-  PK_TRY(pk_check_same_dtype(ctx, op, "self", in, "out", out));
-  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  PK_TRY(pk_same_dtype_resize(ctx, op, in, out));
   pk_iter it;
-  const ptera_tensor *ins[1] = {in};
-  pk_iter_init(&it, out, ins, 1);
+  pk_iter_init1(&it, out, in);
   int dt = in->dtype;
   switch (pk_compute_type(dt)) {
     case PK_CT_F32: {

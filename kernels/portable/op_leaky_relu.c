@@ -13,11 +13,9 @@ ptera_status pk_leaky_relu_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t
   PK_TRY(pk_get_scalar(ctx, op, args, 1, "negative_slope", &slope));
   PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
   PK_TRY(pk_check_float(ctx, op, "self", in));
-  PK_TRY(pk_check_same_dtype(ctx, op, "self", in, "out", out));
-  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  PK_TRY(pk_same_dtype_resize(ctx, op, in, out));
   pk_iter it;
-  const ptera_tensor *ins[1] = {in};
-  pk_iter_init(&it, out, ins, 1);
+  pk_iter_init1(&it, out, in);
   int dt = in->dtype;
   if (pk_compute_type(dt) == PK_CT_F32) {
     float s = (float)pk_scalar_f64(&slope);

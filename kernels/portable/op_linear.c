@@ -14,9 +14,7 @@ ptera_status pk_linear_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nar
   PK_TRY(pk_get_tensor(ctx, op, args, 1, "weight", &w));
   PK_TRY(pk_get_opt_tensor(ctx, op, args, 2, "bias", &bias));
   PK_TRY(pk_get_tensor(ctx, op, args, 3, "out", &out));
-  PK_TRY(pk_check_real(ctx, op, "input", in));
-  PK_TRY(pk_check_same_dtype(ctx, op, "input", in, "weight", w));
-  PK_TRY(pk_check_same_dtype(ctx, op, "input", in, "out", out));
+  PK_TRY(pk_matmul_check_dtypes(ctx, op, "input", in, "weight", w, out));
   if (bias) PK_TRY(pk_check_same_dtype(ctx, op, "input", in, "bias", bias));
   if (in->dim < 1 || w->dim != 2 || in->sizes[in->dim - 1] != w->sizes[1]) {
     char s1[96], s2[96];

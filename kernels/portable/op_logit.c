@@ -16,12 +16,9 @@ ptera_status pk_logit_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t narg
     has_eps = true;
   }
   PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
-  PK_TRY(pk_check_real_or_bool(ctx, op, "self", in));
-  PK_TRY(pk_check_float(ctx, op, "out", out));
-  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  PK_TRY(pk_unary_float_prepare(ctx, op, in, out));
   pk_iter it;
-  const ptera_tensor *ins[1] = {in};
-  pk_iter_init(&it, out, ins, 1);
+  pk_iter_init1(&it, out, in);
   int id = in->dtype, od = out->dtype;
   double lo = eps, hi = 1.0 - eps;
   PK_ITER_FOR(it) {

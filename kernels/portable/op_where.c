@@ -17,18 +17,12 @@ ptera_status pk_where_self_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t
                              ptera_dtype_name(c->dtype));
   PK_TRY(pk_check_real_or_bool(ctx, op, "self", a));
   PK_TRY(pk_check_real_or_bool(ctx, op, "other", b));
-  int common = pk_promote_types(a->dtype, b->dtype);
-  if (common < 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: no common dtype for 'self' (%s) and 'other' (%s)", op,
-                             ptera_dtype_name(a->dtype), ptera_dtype_name(b->dtype));
+  int common;
+  PK_TRY(pk_promote_pair(ctx, op, a, b, &common));
   PK_TRY(pk_check_can_cast(ctx, op, common, "out", out));
   const ptera_tensor *ts[3] = {c, a, b};
   const char *names[3] = {"condition", "self", "other"};
-  int32_t sizes[PTERA_MAX_DIM];
-  size_t dim;
-  PK_TRY(pk_broadcast_shape(ctx, op, ts, names, 3, sizes, &dim));
-  PK_TRY(pk_resize(ctx, op, "out", out, dim, sizes));
+  PK_TRY(pk_resize_broadcast(ctx, op, ts, names, 3, out));
   pk_iter it;
   pk_iter_init(&it, out, ts, 3);
   int od = out->dtype;

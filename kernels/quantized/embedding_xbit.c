@@ -6,6 +6,7 @@
  * D = P * 8/nbit wide, is dequantized as out[..., j] = (q - zp[i, g]) * scale[i, g]
  * in float, g = j / (D / groups). */
 #include "quantized/embedding_xbit.h"
+#include "quantized/quant_util.h"
 
 #include "portable/util/index_ext.h"
 
@@ -20,22 +21,11 @@ static int32_t xbit_value(const uint8_t *row, ptrdiff_t cs, int64_t j, int nbit)
 
 ptera_status pk_embedding_xbit(ptera_kernel_ctx *ctx, const char *op, ptera_value **args, bool has_dtype,
                                int nbit) {
-  ptera_tensor *w, *sc, *zp, *ix, *out;
-  int64_t qmin, qmax;
-  PK_TRY(pk_get_tensor(ctx, op, args, 0, "weight", &w));
-  PK_TRY(pk_get_tensor(ctx, op, args, 1, "weight_scales", &sc));
-  PK_TRY(pk_get_opt_tensor(ctx, op, args, 2, "weight_zero_points", &zp));
-  PK_TRY(pk_get_int(ctx, op, args, 3, "weight_quant_min", &qmin));
-  PK_TRY(pk_get_int(ctx, op, args, 4, "weight_quant_max", &qmax));
-  PK_TRY(pk_get_tensor(ctx, op, args, 5, "indices", &ix));
-  int odt = -1;
-  if (has_dtype) {
-    bool has;
-    int d = 0;
-    PK_TRY(pk_get_opt_dtype(ctx, op, args, 6, "dtype", &d, &has));
-    if (has) odt = d;
-  }
-  PK_TRY(pk_get_tensor(ctx, op, args, has_dtype ? 7 : 6, "out", &out));
+  pk_embedding_args e;
+  PK_TRY(pk_get_embedding_args(ctx, op, args, has_dtype, &e));
+  ptera_tensor *w = e.w, *sc = e.sc, *zp = e.zp, *ix = e.ix, *out = e.out;
+  int64_t qmin = e.qmin, qmax = e.qmax;
+  int odt = e.has_odt ? e.odt : -1;
   if (w->dtype != PTERA_DTYPE_BYTE)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'weight' must be Byte, got %s", op,
                              ptera_dtype_name(w->dtype));
@@ -53,11 +43,8 @@ ptera_status pk_embedding_xbit(ptera_kernel_ctx *ctx, const char *op, ptera_valu
                              "%s: 'weight_quant_min' %lld is greater than 'weight_quant_max' %lld", op,
                              (long long)qmin, (long long)qmax);
   int64_t V = w->sizes[0], D = (int64_t)w->sizes[1] * (8 / nbit);
-  int64_t groups = sc->dim == 2 ? sc->sizes[1] : 1;
-  if ((sc->dim != 1 && sc->dim != 2) || sc->sizes[0] != V || groups <= 0 || D % groups != 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: 'weight_scales' must be [%lld] or [%lld, groups] with groups dividing %lld",
-                             op, (long long)V, (long long)V, (long long)D);
+  int64_t groups;
+  PK_TRY(pk_embedding_check_scales(ctx, op, sc, V, D, &groups));
   if (zp) {
     bool ok = zp->dim == sc->dim && pk_is_real(zp->dtype);
     for (size_t k = 0; ok && k < sc->dim; k++) ok = zp->sizes[k] == sc->sizes[k];
@@ -67,15 +54,7 @@ ptera_status pk_embedding_xbit(ptera_kernel_ctx *ctx, const char *op, ptera_valu
   }
   if (ix->dim + 1 > PTERA_MAX_DIM || D > INT32_MAX)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'indices' rank or embedding size is too large", op);
-  for (size_t n = 0; n < ix->numel; n++) {
-    int64_t v;
-    PK_TRY(pk_read_index_any(ctx, op, "indices", (const char *)ix->data + pk_flat_off(ix, n), ix->dtype, V, false,
-                             &v));
-  }
-  int32_t sizes[PTERA_MAX_DIM];
-  for (size_t k = 0; k < ix->dim; k++) sizes[k] = ix->sizes[k];
-  sizes[ix->dim] = (int32_t)D;
-  PK_TRY(pk_resize(ctx, op, "out", out, ix->dim + 1u, sizes));
+  PK_TRY(pk_embedding_resize(ctx, op, ix, V, D, out));
   if (out->numel == 0) return PTERA_OK;
   int64_t gsize = D / groups;
   ptrdiff_t cs = (ptrdiff_t)w->strides[1];
@@ -84,13 +63,15 @@ ptera_status pk_embedding_xbit(ptera_kernel_ctx *ctx, const char *op, ptera_valu
     PK_TRY(pk_read_index_any(ctx, op, "indices", (const char *)ix->data + pk_flat_off(ix, n), ix->dtype, V, false,
                              &v));
     const uint8_t *row = (const uint8_t *)w->data + v * w->strides[0];
-    for (int64_t j = 0; j < D; j++) {
-      size_t qi = (size_t)(v * groups + j / gsize);
+    for (int64_t g = 0; g < groups; g++) { /* one scale / zero point per group */
+      size_t qi = (size_t)(v * groups + g);
       float s = pk_load_f32((const char *)sc->data + pk_flat_off(sc, qi), sc->dtype);
       float z = zp ? pk_load_f32((const char *)zp->data + pk_flat_off(zp, qi), zp->dtype) : 0.0f;
-      float q = (float)xbit_value(row, cs, j, nbit);
-      size_t of = n * (size_t)D + (size_t)j;
-      pk_store_f32((char *)out->data + pk_flat_off(out, of), out->dtype, (q - z) * s);
+      for (int64_t j = g * gsize; j < (g + 1) * gsize; j++) {
+        float q = (float)xbit_value(row, cs, j, nbit);
+        size_t of = n * (size_t)D + (size_t)j;
+        pk_store_f32((char *)out->data + pk_flat_off(out, of), out->dtype, (q - z) * s);
+      }
     }
   }
   return PTERA_OK;

@@ -17,15 +17,11 @@ ptera_status pk_dequantize_per_tensor_out(ptera_kernel_ctx *ctx, ptera_value **a
   PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
   PK_TRY(pk_get_double(ctx, op, args, 1, "scale", &scale));
   PK_TRY(pk_get_int(ctx, op, args, 2, "zero_point", &zp));
-  PK_TRY(pk_get_int(ctx, op, args, 3, "quant_min", &qmin));
-  PK_TRY(pk_get_int(ctx, op, args, 4, "quant_max", &qmax));
-  PK_TRY(pk_get_dtype(ctx, op, args, 5, "dtype", &dtype));
+  PK_TRY(pk_get_qparams(ctx, op, args, 3, &qmin, &qmax, &dtype));
   PK_TRY(pk_get_opt_dtype(ctx, op, args, 6, "out_dtype", &out_dtype, &has_out_dtype));
   PK_TRY(pk_get_tensor(ctx, op, args, 7, "out", &out));
-  PK_TRY(pk_check_quant_range(ctx, op, dtype, qmin, qmax));
-  PK_TRY(pk_check_dtype(ctx, op, "input", in, dtype));
-  PK_TRY(pk_check_float(ctx, op, "out", out));
-  if (has_out_dtype) PK_TRY(pk_check_dtype(ctx, op, "out", out, out_dtype));
+  PK_TRY(pk_check_dequantize_io(ctx, op, in, dtype, qmin, qmax, out,
+                                has_out_dtype ? out_dtype : -1));
   PK_TRY(pk_resize_like(ctx, op, "out", out, in));
   float sf = (float)scale;
   int32_t z = (int32_t)zp;
@@ -54,15 +50,11 @@ ptera_status pk_dequantize_per_tensor_tensor_out(ptera_kernel_ctx *ctx, ptera_va
   PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
   PK_TRY(pk_get_tensor(ctx, op, args, 1, "scale", &scale));
   PK_TRY(pk_get_tensor(ctx, op, args, 2, "zero_point", &zp));
-  PK_TRY(pk_get_int(ctx, op, args, 3, "quant_min", &qmin));
-  PK_TRY(pk_get_int(ctx, op, args, 4, "quant_max", &qmax));
-  PK_TRY(pk_get_dtype(ctx, op, args, 5, "dtype", &dtype));
+  PK_TRY(pk_get_qparams(ctx, op, args, 3, &qmin, &qmax, &dtype));
   PK_TRY(pk_get_opt_dtype(ctx, op, args, 6, "out_dtype", &out_dtype, &has_out_dtype));
   PK_TRY(pk_get_tensor(ctx, op, args, 7, "out", &out));
-  PK_TRY(pk_check_quant_range(ctx, op, dtype, qmin, qmax));
-  PK_TRY(pk_check_dtype(ctx, op, "input", in, dtype));
-  PK_TRY(pk_check_float(ctx, op, "out", out));
-  if (has_out_dtype) PK_TRY(pk_check_dtype(ctx, op, "out", out, out_dtype));
+  PK_TRY(pk_check_dequantize_io(ctx, op, in, dtype, qmin, qmax, out,
+                                has_out_dtype ? out_dtype : -1));
   pk_qgroups g = {0, 1, scale, zp};
   PK_TRY(pk_qgroups_check(ctx, op, &g));
   PK_TRY(pk_resize_like(ctx, op, "out", out, in));

@@ -11,28 +11,18 @@ ptera_status pk_dequantize_per_channel_out(ptera_kernel_ctx *ctx, ptera_value **
   int64_t axis, qmin, qmax;
   int dtype, out_dtype;
   bool has_out_dtype;
-  size_t a;
   PK_TRY(pk_check_nargs(ctx, op, nargs, 10));
   PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
   PK_TRY(pk_get_tensor(ctx, op, args, 1, "scales", &scales));
   PK_TRY(pk_get_opt_tensor(ctx, op, args, 2, "zero_points", &zps));
   PK_TRY(pk_get_int(ctx, op, args, 3, "axis", &axis));
-  PK_TRY(pk_get_int(ctx, op, args, 4, "quant_min", &qmin));
-  PK_TRY(pk_get_int(ctx, op, args, 5, "quant_max", &qmax));
-  PK_TRY(pk_get_dtype(ctx, op, args, 6, "dtype", &dtype));
+  PK_TRY(pk_get_qparams(ctx, op, args, 4, &qmin, &qmax, &dtype));
   PK_TRY(pk_get_opt_dtype(ctx, op, args, 7, "out_dtype", &out_dtype, &has_out_dtype));
   PK_TRY(pk_get_tensor(ctx, op, args, 8, "out", &out));
-  PK_TRY(pk_check_quant_range(ctx, op, dtype, qmin, qmax));
-  PK_TRY(pk_check_dtype(ctx, op, "input", in, dtype));
-  PK_TRY(pk_check_float(ctx, op, "out", out));
-  if (has_out_dtype) PK_TRY(pk_check_dtype(ctx, op, "out", out, out_dtype));
-  if (in->dim == 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'input' must have rank >= 1", op);
-  PK_TRY(pk_norm_dim(ctx, op, "axis", axis, in->dim, &a));
-  size_t inner = 1;
-  for (size_t k = a + 1; k < in->dim; k++) inner *= (size_t)in->sizes[k];
-  pk_qgroups g = {inner, (size_t)in->sizes[a], scales, zps};
-  PK_TRY(pk_qgroups_check(ctx, op, &g));
+  PK_TRY(pk_check_dequantize_io(ctx, op, in, dtype, qmin, qmax, out,
+                                has_out_dtype ? out_dtype : -1));
+  pk_qgroups g;
+  PK_TRY(pk_qgroups_axis(ctx, op, in, axis, scales, zps, &g));
   PK_TRY(pk_resize_like(ctx, op, "out", out, in));
   pk_dequantize_groups(in, out, &g);
   return PTERA_OK;

@@ -11,24 +11,10 @@
 
 static ptera_status embedding_byte(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                    bool has_dtype_arg) {
-  ptera_tensor *w, *sc, *zp, *ix, *out;
-  int64_t qmin, qmax;
-  PK_TRY(pk_get_tensor(ctx, op, args, 0, "weight", &w));
-  PK_TRY(pk_get_tensor(ctx, op, args, 1, "weight_scales", &sc));
-  PK_TRY(pk_get_opt_tensor(ctx, op, args, 2, "weight_zero_points", &zp));
-  PK_TRY(pk_get_int(ctx, op, args, 3, "weight_quant_min", &qmin));
-  PK_TRY(pk_get_int(ctx, op, args, 4, "weight_quant_max", &qmax));
-  PK_TRY(pk_get_tensor(ctx, op, args, 5, "indices", &ix));
-  int odt = sc->dtype;
-  if (has_dtype_arg) {
-    bool has;
-    int d = 0;
-    PK_TRY(pk_get_opt_dtype(ctx, op, args, 6, "dtype", &d, &has));
-    if (has) odt = d;
-    PK_TRY(pk_get_tensor(ctx, op, args, 7, "out", &out));
-  } else {
-    PK_TRY(pk_get_tensor(ctx, op, args, 6, "out", &out));
-  }
+  pk_embedding_args e;
+  PK_TRY(pk_get_embedding_args(ctx, op, args, has_dtype_arg, &e));
+  ptera_tensor *w = e.w, *sc = e.sc, *zp = e.zp, *ix = e.ix, *out = e.out;
+  int odt = e.has_odt ? e.odt : sc->dtype;
   if (w->dtype != PTERA_DTYPE_BYTE && w->dtype != PTERA_DTYPE_CHAR)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'weight' must be Byte or Char, got %s",
                              op, ptera_dtype_name(w->dtype));
@@ -41,11 +27,8 @@ static ptera_status embedding_byte(ptera_kernel_ctx *ctx, const char *op, ptera_
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'indices' must be Long or Int, got %s",
                              op, ptera_dtype_name(ix->dtype));
   int64_t V = w->sizes[0], D = w->sizes[1];
-  int64_t groups = sc->dim == 2 ? sc->sizes[1] : 1;
-  if ((sc->dim != 1 && sc->dim != 2) || sc->sizes[0] != V || groups <= 0 || D % groups != 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: 'weight_scales' must be [%lld] or [%lld, groups] with groups dividing %lld",
-                             op, (long long)V, (long long)V, (long long)D);
+  int64_t groups;
+  PK_TRY(pk_embedding_check_scales(ctx, op, sc, V, D, &groups));
   if (zp) {
     bool ok = zp->dim == sc->dim && (zp->dtype == PTERA_DTYPE_FLOAT || pk_is_int(zp->dtype) ||
                                      zp->dtype == sc->dtype);
@@ -56,32 +39,23 @@ static ptera_status embedding_byte(ptera_kernel_ctx *ctx, const char *op, ptera_
   }
   if (ix->dim + 1 > PTERA_MAX_DIM)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'indices' rank is too large", op);
-  (void)qmin;
-  (void)qmax;
-  for (size_t n = 0; n < ix->numel; n++) {
-    int64_t v;
-    PK_TRY(pk_read_index_any(ctx, op, "indices", (const char *)ix->data + pk_flat_off(ix, n), ix->dtype,
-                             V, false, &v));
-  }
-  int32_t sizes[PTERA_MAX_DIM];
-  for (size_t k = 0; k < ix->dim; k++) sizes[k] = ix->sizes[k];
-  sizes[ix->dim] = (int32_t)D;
-  PK_TRY(pk_resize(ctx, op, "out", out, ix->dim + 1u, sizes));
+  PK_TRY(pk_embedding_resize(ctx, op, ix, V, D, out));
   if (out->numel == 0) return PTERA_OK;
   int64_t gsize = D / groups;
   for (size_t n = 0; n < ix->numel; n++) {
     int64_t v;
     PK_TRY(pk_read_index_any(ctx, op, "indices", (const char *)ix->data + pk_flat_off(ix, n), ix->dtype,
                              V, false, &v));
-    for (int64_t j = 0; j < D; j++) {
-      int64_t g = j / gsize;
+    for (int64_t g = 0; g < groups; g++) { /* one scale / zero point per group */
       size_t qi = (size_t)(v * groups + g);
       float s = pk_load_f32((const char *)sc->data + pk_flat_off(sc, qi), sc->dtype);
       float z = zp ? pk_load_f32((const char *)zp->data + pk_flat_off(zp, qi), zp->dtype) : 0.0f;
-      int64_t widx[2] = {v, j};
-      float q = (float)pk_load_i64((const char *)w->data + pk_idx_off(w, widx), w->dtype);
-      size_t of = n * (size_t)D + (size_t)j;
-      pk_store_f32((char *)out->data + pk_flat_off(out, of), out->dtype, (q - z) * s);
+      for (int64_t j = g * gsize; j < (g + 1) * gsize; j++) {
+        int64_t widx[2] = {v, j};
+        float q = (float)pk_load_i64((const char *)w->data + pk_idx_off(w, widx), w->dtype);
+        size_t of = n * (size_t)D + (size_t)j;
+        pk_store_f32((char *)out->data + pk_flat_off(out, of), out->dtype, (q - z) * s);
+      }
     }
   }
   return PTERA_OK;

@@ -79,3 +79,27 @@ void pk_dequantize_groups(const ptera_tensor *in, ptera_tensor *out, const pk_qg
     pk_store_f32((char *)out->data + pk_flat_off(out, e), out->dtype, (float)c * sf);
   }
 }
+
+ptera_status pk_qgroups_axis(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                             int64_t axis, const ptera_tensor *scales,
+                             const ptera_tensor *zero_points, pk_qgroups *g) {
+  size_t a;
+  if (in->dim == 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'input' must have rank >= 1", op);
+  PK_TRY(pk_norm_dim(ctx, op, "axis", axis, in->dim, &a));
+  size_t inner = 1;
+  for (size_t k = a + 1; k < in->dim; k++) inner *= (size_t)in->sizes[k];
+  *g = (pk_qgroups){inner, (size_t)in->sizes[a], scales, zero_points};
+  return pk_qgroups_check(ctx, op, g);
+}
+
+ptera_status pk_qgroups_token(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                              const ptera_tensor *scales, const ptera_tensor *zero_points,
+                              pk_qgroups *g) {
+  if (in->dim == 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'input' must have rank >= 1", op);
+  size_t last = (size_t)in->sizes[in->dim - 1];
+  *g = (pk_qgroups){last, last ? in->numel / last : 0, scales, zero_points};
+  if (last == 0) g->count = scales->numel; /* empty input: nothing to check against */
+  return pk_qgroups_check(ctx, op, g);
+}

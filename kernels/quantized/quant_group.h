@@ -17,6 +17,14 @@ typedef struct pk_qgroups {
 
 /* Checks scales / zero_points dtypes and element counts (count each). */
 PT_FUNC ptera_status pk_qgroups_check(ptera_kernel_ctx *ctx, const char *op, const pk_qgroups *g);
+/* Groups along axis of in (rank >= 1) for per-channel ops; checks them. */
+PT_FUNC ptera_status pk_qgroups_axis(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                                     int64_t axis, const ptera_tensor *scales,
+                                     const ptera_tensor *zero_points, pk_qgroups *g);
+/* One group per token (row along the last dim of in, rank >= 1); checks them. */
+PT_FUNC ptera_status pk_qgroups_token(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                                      const ptera_tensor *scales, const ptera_tensor *zero_points,
+                                      pk_qgroups *g);
 /* out (quantized dtype, resized to in) = quantize(in); in is a float dtype. */
 PT_FUNC void pk_quantize_groups(const ptera_tensor *in, ptera_tensor *out, const pk_qgroups *g,
                                 int64_t qmin, int64_t qmax);

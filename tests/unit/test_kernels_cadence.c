@@ -35,31 +35,30 @@ static void mk_tensor(ptera_tensor *t, int dtype, size_t dim, const int32_t *siz
   ptera_tensor_update_strides(t);
 }
 
-static ptera_value vt(ptera_tensor *t) {
+/* A zeroed value with tag set; the constructors below fill its payload. */
+static ptera_value vtag(int tag) {
   ptera_value v;
   memset(&v, 0, sizeof v);
-  v.tag = PTERA_TAG_TENSOR;
+  v.tag = (uint8_t)tag;
+  return v;
+}
+static ptera_value vt(ptera_tensor *t) {
+  ptera_value v = vtag(PTERA_TAG_TENSOR);
   v.u.tensor = t;
   return v;
 }
 static ptera_value vi(int64_t i) {
-  ptera_value v;
-  memset(&v, 0, sizeof v);
-  v.tag = PTERA_TAG_INT;
+  ptera_value v = vtag(PTERA_TAG_INT);
   v.u.i = i;
   return v;
 }
 static ptera_value vd(double d) {
-  ptera_value v;
-  memset(&v, 0, sizeof v);
-  v.tag = PTERA_TAG_DOUBLE;
+  ptera_value v = vtag(PTERA_TAG_DOUBLE);
   v.u.d = d;
   return v;
 }
 static ptera_value vb(bool b) {
-  ptera_value v;
-  memset(&v, 0, sizeof v);
-  v.tag = PTERA_TAG_BOOL;
+  ptera_value v = vtag(PTERA_TAG_BOOL);
   v.u.b = b;
   return v;
 }
@@ -71,8 +70,7 @@ static void mk_list2(int_list2 *l, int64_t a, int64_t b) {
   l->items[1] = vi(b);
   l->ptrs[0] = &l->items[0];
   l->ptrs[1] = &l->items[1];
-  memset(&l->list, 0, sizeof l->list);
-  l->list.tag = PTERA_TAG_LIST_INT;
+  l->list = vtag(PTERA_TAG_LIST_INT);
   l->list.u.list.items = l->ptrs;
   l->list.u.list.len = 2;
 }

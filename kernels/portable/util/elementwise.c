@@ -1,14 +1,69 @@
 #include "portable/util/elementwise.h"
 
+ptera_status pk_get_binary_tensors(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                   size_t nargs, ptera_tensor **a, ptera_tensor **b,
+                                   ptera_tensor **out) {
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", a));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "other", b));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", out));
+  PK_TRY(pk_check_real_or_bool(ctx, op, "self", *a));
+  PK_TRY(pk_check_real_or_bool(ctx, op, "other", *b));
+  return pk_check_real_or_bool(ctx, op, "out", *out);
+}
+
+ptera_status pk_promote_pair(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *a,
+                             const ptera_tensor *b, int *common) {
+  *common = pk_promote_types(a->dtype, b->dtype);
+  if (*common < 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: no common dtype for 'self' (%s) and 'other' (%s)", op,
+                             ptera_dtype_name(a->dtype), ptera_dtype_name(b->dtype));
+  return PTERA_OK;
+}
+
+ptera_status pk_promote_with_scalar(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *a,
+                                    const pk_scalar *s, int *common) {
+  *common = pk_promote_scalar(a->dtype, s);
+  if (*common < 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' has unsupported dtype %s",
+                             op, ptera_dtype_name(a->dtype));
+  return PTERA_OK;
+}
+
+ptera_status pk_resize_broadcast(ptera_kernel_ctx *ctx, const char *op,
+                                 const ptera_tensor *const *ts, const char *const *names, size_t n,
+                                 ptera_tensor *out) {
+  int32_t sizes[PTERA_MAX_DIM];
+  size_t dim;
+  PK_TRY(pk_broadcast_shape(ctx, op, ts, names, n, sizes, &dim));
+  return pk_resize(ctx, op, "out", out, dim, sizes);
+}
+
+void pk_iter_init1(pk_iter *it, const ptera_tensor *out, const ptera_tensor *in) {
+  const ptera_tensor *ins[1] = {in};
+  pk_iter_init(it, out, ins, 1);
+}
+
+ptera_status pk_unary_float_prepare(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                                    ptera_tensor *out) {
+  PK_TRY(pk_check_real_or_bool(ctx, op, "self", in));
+  PK_TRY(pk_check_float(ctx, op, "out", out));
+  return pk_resize_like(ctx, op, "out", out, in);
+}
+
+ptera_status pk_same_dtype_resize(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                                  ptera_tensor *out) {
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", in, "out", out));
+  return pk_resize_like(ctx, op, "out", out, in);
+}
+
 ptera_status pk_binary_prepare(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *a,
                                const ptera_tensor *b, ptera_tensor *out, int *common) {
   PK_TRY(pk_check_real_or_bool(ctx, op, "self", a));
   PK_TRY(pk_check_real_or_bool(ctx, op, "other", b));
-  int c = pk_promote_types(a->dtype, b->dtype);
-  if (c < 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: no common dtype for 'self' (%s) and 'other' (%s)", op,
-                             ptera_dtype_name(a->dtype), ptera_dtype_name(b->dtype));
+  int c;
+  PK_TRY(pk_promote_pair(ctx, op, a, b, &c));
   const ptera_tensor *ts[2] = {a, b};
   const char *names[2] = {"self", "other"};
   int32_t sizes[PTERA_MAX_DIM];
@@ -23,10 +78,8 @@ ptera_status pk_binary_prepare(ptera_kernel_ctx *ctx, const char *op, const pter
 ptera_status pk_scalar_prepare(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *a,
                                const pk_scalar *s, ptera_tensor *out, int *common) {
   PK_TRY(pk_check_real_or_bool(ctx, op, "self", a));
-  int c = pk_promote_scalar(a->dtype, s);
-  if (c < 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' has unsupported dtype %s",
-                             op, ptera_dtype_name(a->dtype));
+  int c;
+  PK_TRY(pk_promote_with_scalar(ctx, op, a, s, &c));
   PK_TRY(pk_check_can_cast(ctx, op, c, "out", out));
   PK_TRY(pk_resize_like(ctx, op, "out", out, a));
   *common = c;
@@ -53,12 +106,9 @@ ptera_status pk_unary_float_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_
   PK_TRY(pk_check_nargs(ctx, op, nargs, 3));
   PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &in));
   PK_TRY(pk_get_tensor(ctx, op, args, 1, "out", &out));
-  PK_TRY(pk_check_real_or_bool(ctx, op, "self", in));
-  PK_TRY(pk_check_float(ctx, op, "out", out));
-  PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  PK_TRY(pk_unary_float_prepare(ctx, op, in, out));
   pk_iter it;
-  const ptera_tensor *ins[1] = {in};
-  pk_iter_init(&it, out, ins, 1);
+  pk_iter_init1(&it, out, in);
   int id = in->dtype, od = out->dtype;
   PK_ITER_FOR(it) {
     pk_store_f64(PK_PTR(out->data, it, 0), od, fn(pk_load_f64(PK_PTR(in->data, it, 1), id)));
@@ -80,8 +130,7 @@ ptera_status pk_unary_real_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_v
   PK_TRY(pk_check_can_cast(ctx, op, in->dtype, "out", out));
   PK_TRY(pk_resize_like(ctx, op, "out", out, in));
   pk_iter it;
-  const ptera_tensor *ins[1] = {in};
-  pk_iter_init(&it, out, ins, 1);
+  pk_iter_init1(&it, out, in);
   int id = in->dtype, od = out->dtype;
   if (pk_is_float(id)) {
     PK_ITER_FOR(it) {
@@ -106,8 +155,7 @@ ptera_status pk_unary_predicate_kernel(ptera_kernel_ctx *ctx, const char *op, pt
   PK_TRY(pk_check_real_or_bool(ctx, op, "out", out));
   PK_TRY(pk_resize_like(ctx, op, "out", out, in));
   pk_iter it;
-  const ptera_tensor *ins[1] = {in};
-  pk_iter_init(&it, out, ins, 1);
+  pk_iter_init1(&it, out, in);
   int id = in->dtype, od = out->dtype;
   bool fl = pk_is_float(id);
   PK_ITER_FOR(it) {

@@ -4,6 +4,29 @@
 
 #include "portable/util/iter.h"
 
+/* args [self, other, out, ret]: three tensors, each real or bool. */
+PT_FUNC ptera_status pk_get_binary_tensors(ptera_kernel_ctx *ctx, const char *op,
+                                           ptera_value **args, size_t nargs, ptera_tensor **a,
+                                           ptera_tensor **b, ptera_tensor **out);
+/* *common = promote(a, b), InvalidArgument naming both dtypes if undefined. */
+PT_FUNC ptera_status pk_promote_pair(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *a,
+                                     const ptera_tensor *b, int *common);
+/* *common = promote(a, s), InvalidArgument if a's dtype is unsupported. */
+PT_FUNC ptera_status pk_promote_with_scalar(ptera_kernel_ctx *ctx, const char *op,
+                                            const ptera_tensor *a, const pk_scalar *s, int *common);
+/* Resizes out to the broadcast shape of ts[n] (named names[n]). */
+PT_FUNC ptera_status pk_resize_broadcast(ptera_kernel_ctx *ctx, const char *op,
+                                         const ptera_tensor *const *ts, const char *const *names,
+                                         size_t n, ptera_tensor *out);
+/* One-input iterator: out and in (same shape). */
+PT_FUNC void pk_iter_init1(pk_iter *it, const ptera_tensor *out, const ptera_tensor *in);
+/* in real or bool, out floating, out resized like in. */
+PT_FUNC ptera_status pk_unary_float_prepare(ptera_kernel_ctx *ctx, const char *op,
+                                            const ptera_tensor *in, ptera_tensor *out);
+/* out has in's dtype and is resized like in. */
+PT_FUNC ptera_status pk_same_dtype_resize(ptera_kernel_ctx *ctx, const char *op,
+                                          const ptera_tensor *in, ptera_tensor *out);
+
 /* a, b real or bool; *common = promote(a, b) (InvalidArgument if undefined);
  * out resized to the broadcast shape; common must be castable to out. */
 PT_FUNC ptera_status pk_binary_prepare(ptera_kernel_ctx *ctx, const char *op,

@@ -1,21 +1,13 @@
 #include "portable/util/logical.h"
+#include "portable/util/elementwise.h"
 
 ptera_status pk_logical_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                size_t nargs, pk_logic fn) {
   ptera_tensor *a, *b, *out;
-  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
-  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &a));
-  PK_TRY(pk_get_tensor(ctx, op, args, 1, "other", &b));
-  PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
-  PK_TRY(pk_check_real_or_bool(ctx, op, "self", a));
-  PK_TRY(pk_check_real_or_bool(ctx, op, "other", b));
-  PK_TRY(pk_check_real_or_bool(ctx, op, "out", out));
+  PK_TRY(pk_get_binary_tensors(ctx, op, args, nargs, &a, &b, &out));
   const ptera_tensor *ts[2] = {a, b};
   const char *names[2] = {"self", "other"};
-  int32_t sizes[PTERA_MAX_DIM];
-  size_t dim;
-  PK_TRY(pk_broadcast_shape(ctx, op, ts, names, 2, sizes, &dim));
-  PK_TRY(pk_resize(ctx, op, "out", out, dim, sizes));
+  PK_TRY(pk_resize_broadcast(ctx, op, ts, names, 2, out));
   pk_iter it;
   pk_iter_init(&it, out, ts, 2);
   int ad = a->dtype, bd = b->dtype, od = out->dtype;

@@ -64,3 +64,21 @@ void pk_matmul(const ptera_tensor *a, const ptera_tensor *b, ptera_tensor *out,
     }
   }
 }
+
+ptera_status pk_matmul_check_dtypes(ptera_kernel_ctx *ctx, const char *op, const char *an,
+                                    const ptera_tensor *a, const char *bn, const ptera_tensor *b,
+                                    const ptera_tensor *out) {
+  PK_TRY(pk_check_real(ctx, op, an, a));
+  PK_TRY(pk_check_same_dtype(ctx, op, an, a, bn, b));
+  return pk_check_same_dtype(ctx, op, an, a, "out", out);
+}
+
+ptera_status pk_matmul_get_args(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                size_t nargs, ptera_tensor **a, ptera_tensor **b,
+                                ptera_tensor **out) {
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", a));
+  PK_TRY(pk_get_tensor(ctx, op, args, 1, "mat2", b));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", out));
+  return pk_matmul_check_dtypes(ctx, op, "self", *a, "mat2", *b, *out);
+}
