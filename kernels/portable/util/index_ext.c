@@ -1,4 +1,6 @@
 #include "portable/util/index_ext.h"
+#include "portable/util/index_util.h"
+#include "portable/util/pk.h"
 
 ptrdiff_t pk_flat_off(const ptera_tensor *t, size_t flat) {
   ptrdiff_t off = 0;
@@ -90,7 +92,7 @@ void pk_accumulate_elem(void *dst, const void *src, int dt) {
   }
 }
 
-ptera_status pk_scatter_src(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *out,
+static ptera_status scatter_src(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *out,
                             const ptera_tensor *self, size_t d, const ptera_tensor *index,
                             const ptera_tensor *src, bool add) {
   int64_t dsize = out->dim ? out->sizes[d] : 1;
@@ -129,7 +131,7 @@ ptera_status pk_scatter_src(ptera_kernel_ctx *ctx, const char *op, ptera_tensor 
   return PTERA_OK;
 }
 
-ptera_status pk_check_scatter_src(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *index,
+static ptera_status check_scatter_src(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *index,
                                   const ptera_tensor *src) {
   size_t si = src->dim ? src->dim : 1, ii = index->dim ? index->dim : 1;
   if (si != ii)
@@ -144,4 +146,28 @@ ptera_status pk_check_scatter_src(ptera_kernel_ctx *ctx, const char *op, const p
   if (index->numel > 0 && src->numel == 0)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'src' is empty", op);
   return PTERA_OK;
+}
+
+ptera_status pk_scatter_src_op(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                               size_t nargs, bool add) {
+  ptera_tensor *self, *index, *src, *out;
+  int64_t dim;
+  size_t d;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 6));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &self));
+  PK_TRY(pk_get_int(ctx, op, args, 1, "dim", &dim));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "index", &index));
+  PK_TRY(pk_get_tensor(ctx, op, args, 3, "src", &src));
+  PK_TRY(pk_get_tensor(ctx, op, args, 4, "out", &out));
+  if (add) {
+    PK_TRY(pk_check_real_or_bool(ctx, op, "self", self));
+  }
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "src", src));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
+  PK_TRY(pk_check_index_tensor(ctx, op, self, dim, index, &d));
+  PK_TRY(check_scatter_src(ctx, op, index, src));
+  PK_TRY(pk_resize_like(ctx, op, "out", out, self));
+  if (index->numel > 0 && out->numel == 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' is empty", op);
+  return scatter_src(ctx, op, out, self, d, index, src, add);
 }
