@@ -21,3 +21,34 @@ ptera_status pk_get_spatial(ptera_kernel_ctx *ctx, const char *op, ptera_value *
   }
   return PTERA_OK;
 }
+
+int64_t pk_pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
+  int64_t num = in + 2 * p - d * (k - 1) - 1;
+  if (num < 0) return 0;
+  int64_t o = (ceil ? (num + s - 1) / s : num / s) + 1;
+  if (ceil && (o - 1) * s >= in + p) o--; /* last window must start inside input or left pad */
+  return o;
+}
+
+ptera_status pk_pool_check_padding(ptera_kernel_ctx *ctx, const char *op, const int64_t *k,
+                                   const int64_t *p) {
+  for (int i = 0; i < 2; i++)
+    if (p[i] > k[i] / 2)
+      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                               "%s: 'padding' %lld must be at most half of 'kernel_size' %lld", op,
+                               (long long)p[i], (long long)k[i]);
+  return PTERA_OK;
+}
+
+void pk_pool_shape(const ptera_tensor *t, int64_t oh, int64_t ow, int32_t *sizes) {
+  size_t b = t->dim - 3;
+  for (size_t i = 0; i < t->dim; i++) sizes[i] = t->sizes[i];
+  sizes[b + 1] = (int32_t)oh;
+  sizes[b + 2] = (int32_t)ow;
+}
+
+void pk_nchw_strides(const ptera_tensor *t, ptrdiff_t es, ptrdiff_t *st) {
+  size_t b = t->dim - 3;
+  st[0] = b ? t->strides[0] * es : 0;
+  for (size_t i = 0; i < 3; i++) st[i + 1] = t->strides[b + i] * es;
+}
