@@ -36,10 +36,7 @@ ptera_status pk_scatter_value_out(ptera_kernel_ctx *ctx, ptera_value **args, siz
   pk_copy_same_shape(out, self);
   if (index->numel == 0) return PTERA_OK;
   char elem[16];
-  if (value.tag == PTERA_TAG_DOUBLE)
-    pk_store_f64(elem, out->dtype, value.d);
-  else
-    pk_store_i64(elem, out->dtype, value.i);
+  pk_store_scalar(elem, out->dtype, &value);
   size_t es = ptera_dtype_size(out->dtype);
   int64_t strides[2][PTERA_MAX_DIM];
   size_t esz[2] = {8, es};

@@ -171,3 +171,28 @@ ptera_status pk_scatter_src_op(ptera_kernel_ctx *ctx, const char *op, ptera_valu
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' is empty", op);
   return scatter_src(ctx, op, out, self, d, index, src, add);
 }
+
+void pk_store_scalar(void *elem, int dt, const pk_scalar *s) {
+  if (s->tag == PTERA_TAG_DOUBLE)
+    pk_store_f64(elem, dt, s->d);
+  else
+    pk_store_i64(elem, dt, s->i);
+}
+
+ptera_status pk_mask_shape(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *self,
+                           const ptera_tensor *mask, int32_t *sizes, size_t *dim) {
+  const ptera_tensor *ins[2] = {self, mask};
+  static const char *const names[2] = {"self", "mask"};
+  return pk_broadcast_shape(ctx, op, ins, names, 2, sizes, dim);
+}
+
+size_t pk_mask_count(const ptera_tensor *mask, size_t dim, const int32_t *sizes) {
+  int64_t strides[1][PTERA_MAX_DIM];
+  size_t esz[1] = {1};
+  pk_bcast_strides(mask, dim, sizes, strides[0]);
+  pk_iter it;
+  pk_iter_init_raw(&it, dim, sizes, NULL, 1, (const int64_t(*)[PTERA_MAX_DIM])strides, esz);
+  size_t count = 0;
+  PK_ITER_FOR(it) count += *(const uint8_t *)PK_PTR(mask->data, it, 0) != 0;
+  return count;
+}
