@@ -27,20 +27,12 @@ ptera_status pk_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t
   if (has_div && div == 0)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'divisor_override' must not be 0",
                              op);
-  if (in->dim != 3 && in->dim != 4)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' must have rank 3 or 4, got %u",
-                             op, (unsigned)in->dim);
-  PK_TRY(pk_pool_check_padding(ctx, op, k, p));
+  static const int64_t one[2] = {1, 1};
+  int32_t sizes[4];
+  PK_TRY(pk_pool_out_shape(ctx, op, in, k, s, p, one, ceil_mode, sizes));
   size_t b = in->dim - 3;
   int64_t N = b ? in->sizes[0] : 1, C = in->sizes[b], H = in->sizes[b + 1], W = in->sizes[b + 2];
-  int64_t OH = pk_pool_out_size(H, k[0], s[0], p[0], 1, ceil_mode);
-  int64_t OW = pk_pool_out_size(W, k[1], s[1], p[1], 1, ceil_mode);
-  if (OH <= 0 || OW <= 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: the output would be empty (input %lld x %lld too small)", op,
-                             (long long)H, (long long)W);
-  int32_t sizes[4];
-  pk_pool_shape(in, OH, OW, sizes);
+  int64_t OH = sizes[b + 1], OW = sizes[b + 2];
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
   int dt = in->dtype;

@@ -24,20 +24,11 @@ ptera_status pk_max_pool2d_with_indices_out(ptera_kernel_ctx *ctx, ptera_value *
   PK_TRY(pk_check_real(ctx, op, "self", in));
   PK_TRY(pk_check_same_dtype(ctx, op, "self", in, "out", out));
   PK_TRY(pk_check_dtype(ctx, op, "indices", idx, PTERA_DTYPE_LONG));
-  if (in->dim != 3 && in->dim != 4)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' must have rank 3 or 4, got %u",
-                             op, (unsigned)in->dim);
-  PK_TRY(pk_pool_check_padding(ctx, op, k, p));
-  size_t b = in->dim - 3; /* 1 when batched */
-  int64_t N = b ? in->sizes[0] : 1, C = in->sizes[b], H = in->sizes[b + 1], W = in->sizes[b + 2];
-  int64_t OH = pk_pool_out_size(H, k[0], s[0], p[0], d[0], ceil_mode);
-  int64_t OW = pk_pool_out_size(W, k[1], s[1], p[1], d[1], ceil_mode);
-  if (OH <= 0 || OW <= 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: the output would be empty (input %lld x %lld too small)", op,
-                             (long long)H, (long long)W);
   int32_t sizes[4];
-  pk_pool_shape(in, OH, OW, sizes);
+  PK_TRY(pk_pool_out_shape(ctx, op, in, k, s, p, d, ceil_mode, sizes));
+  size_t b = in->dim - 3;
+  int64_t N = b ? in->sizes[0] : 1, C = in->sizes[b], H = in->sizes[b + 1], W = in->sizes[b + 2];
+  int64_t OH = sizes[b + 1], OW = sizes[b + 2];
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   PK_TRY(pk_resize(ctx, op, "indices", idx, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
