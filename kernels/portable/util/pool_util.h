@@ -17,7 +17,7 @@ PT_FUNC int64_t pk_pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, in
 /* sizes[in->dim] = in's shape ([C,H,W] or [N,C,H,W]) with H, W replaced by oh, ow. */
 PT_FUNC void pk_pool_shape(const ptera_tensor *t, int64_t oh, int64_t ow, int32_t *sizes);
 /* The output shape of avg / max pooling: checks in has rank 3 or 4 and the
- * padding (pk_pool_check_padding), then fills sizes[in->dim] with the pooled
+ * padding (p[i] <= k[i] / 2), then fills sizes[in->dim] with the pooled
  * shape; InvalidArgument when no window fits. */
 PT_FUNC ptera_status pk_pool_out_shape(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
                                        const int64_t *k, const int64_t *s, const int64_t *p,
