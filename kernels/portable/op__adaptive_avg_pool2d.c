@@ -4,6 +4,7 @@
  * summed in float (double for double). */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/pool_util.h"
 
 ptera_status pk_adaptive_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::_adaptive_avg_pool2d.out";
@@ -33,36 +34,33 @@ ptera_status pk_adaptive_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value **arg
   int64_t N = b ? in->sizes[0] : 1, C = in->sizes[b], H = in->sizes[b + 1], W = in->sizes[b + 2];
   int64_t OH = os[0], OW = os[1];
   int32_t sizes[4];
-  for (size_t i = 0; i < in->dim; i++) sizes[i] = in->sizes[i];
-  sizes[b + 1] = (int32_t)OH;
-  sizes[b + 2] = (int32_t)OW;
+  pk_pool_shape(in, OH, OW, sizes);
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
   int dt = in->dtype;
   bool f64 = pk_compute_type(dt) == PK_CT_F64;
   ptrdiff_t es = (ptrdiff_t)ptera_dtype_size(dt);
-  ptrdiff_t is_n = b ? in->strides[0] * es : 0, is_c = in->strides[b] * es,
-            is_h = in->strides[b + 1] * es, is_w = in->strides[b + 2] * es;
-  ptrdiff_t os_n = b ? out->strides[0] * es : 0, os_c = out->strides[b] * es,
-            os_h = out->strides[b + 1] * es, os_w = out->strides[b + 2] * es;
+  ptrdiff_t ist[4], ost[4];
+  pk_nchw_strides(in, es, ist);
+  pk_nchw_strides(out, es, ost);
   for (int64_t n = 0; n < N; n++)
     for (int64_t c = 0; c < C; c++) {
-      const char *plane = (const char *)in->data + n * is_n + c * is_c;
+      const char *plane = (const char *)in->data + n * ist[0] + c * ist[1];
       for (int64_t oy = 0; oy < OH; oy++) {
         int64_t y0 = oy * H / OH, y1 = ((oy + 1) * H + OH - 1) / OH;
         for (int64_t ox = 0; ox < OW; ox++) {
           int64_t x0 = ox * W / OW, x1 = ((ox + 1) * W + OW - 1) / OW;
           int64_t cnt = (y1 - y0) * (x1 - x0);
-          char *o = (char *)out->data + n * os_n + c * os_c + oy * os_h + ox * os_w;
+          char *o = (char *)out->data + n * ost[0] + c * ost[1] + oy * ost[2] + ox * ost[3];
           if (f64) {
             double acc = 0.0;
             for (int64_t y = y0; y < y1; y++)
-              for (int64_t x = x0; x < x1; x++) acc += pk_load_f64(plane + y * is_h + x * is_w, dt);
+              for (int64_t x = x0; x < x1; x++) acc += pk_load_f64(plane + y * ist[2] + x * ist[3], dt);
             pk_store_f64(o, dt, acc / (double)cnt);
           } else {
             float acc = 0.0f;
             for (int64_t y = y0; y < y1; y++)
-              for (int64_t x = x0; x < x1; x++) acc += pk_load_f32(plane + y * is_h + x * is_w, dt);
+              for (int64_t x = x0; x < x1; x++) acc += pk_load_f32(plane + y * ist[2] + x * ist[3], dt);
             pk_store_f32(o, dt, acc / (float)cnt);
           }
         }

@@ -8,14 +8,6 @@
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
 
-static int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil) {
-  int64_t num = in + 2 * p - k;
-  if (num < 0) return 0;
-  int64_t o = (ceil ? (num + s - 1) / s : num / s) + 1;
-  if (ceil && (o - 1) * s >= in + p) o--; /* last window must start inside input or left pad */
-  return o;
-}
-
 ptera_status pk_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::avg_pool2d.out";
   ptera_tensor *in, *out;
@@ -35,38 +27,23 @@ ptera_status pk_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t
   if (has_div && div == 0)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'divisor_override' must not be 0",
                              op);
-  if (in->dim != 3 && in->dim != 4)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' must have rank 3 or 4, got %u",
-                             op, (unsigned)in->dim);
-  for (int i = 0; i < 2; i++)
-    if (p[i] > k[i] / 2)
-      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                               "%s: 'padding' %lld must be at most half of 'kernel_size' %lld", op,
-                               (long long)p[i], (long long)k[i]);
+  static const int64_t one[2] = {1, 1};
+  int32_t sizes[4];
+  PK_TRY(pk_pool_out_shape(ctx, op, in, k, s, p, one, ceil_mode, sizes));
   size_t b = in->dim - 3;
   int64_t N = b ? in->sizes[0] : 1, C = in->sizes[b], H = in->sizes[b + 1], W = in->sizes[b + 2];
-  int64_t OH = pool_out_size(H, k[0], s[0], p[0], ceil_mode);
-  int64_t OW = pool_out_size(W, k[1], s[1], p[1], ceil_mode);
-  if (OH <= 0 || OW <= 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: the output would be empty (input %lld x %lld too small)", op,
-                             (long long)H, (long long)W);
-  int32_t sizes[4];
-  for (size_t i = 0; i < in->dim; i++) sizes[i] = in->sizes[i];
-  sizes[b + 1] = (int32_t)OH;
-  sizes[b + 2] = (int32_t)OW;
+  int64_t OH = sizes[b + 1], OW = sizes[b + 2];
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
   int dt = in->dtype;
   pk_ctype ct = pk_compute_type(dt);
   ptrdiff_t es = (ptrdiff_t)ptera_dtype_size(dt);
-  ptrdiff_t is_n = b ? in->strides[0] * es : 0, is_c = in->strides[b] * es,
-            is_h = in->strides[b + 1] * es, is_w = in->strides[b + 2] * es;
-  ptrdiff_t os_n = b ? out->strides[0] * es : 0, os_c = out->strides[b] * es,
-            os_h = out->strides[b + 1] * es, os_w = out->strides[b + 2] * es;
+  ptrdiff_t ist[4], ost[4];
+  pk_nchw_strides(in, es, ist);
+  pk_nchw_strides(out, es, ost);
   for (int64_t n = 0; n < N; n++)
     for (int64_t c = 0; c < C; c++) {
-      const char *plane = (const char *)in->data + n * is_n + c * is_c;
+      const char *plane = (const char *)in->data + n * ist[0] + c * ist[1];
       for (int64_t oy = 0; oy < OH; oy++)
         for (int64_t ox = 0; ox < OW; ox++) {
           int64_t y0 = oy * s[0] - p[0], x0 = ox * s[1] - p[1];
@@ -79,19 +56,19 @@ ptera_status pk_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t
           if (y1 > H) y1 = H;
           if (x1 > W) x1 = W;
           int64_t divisor = has_div ? div : include_pad ? padded : (y1 - y0) * (x1 - x0);
-          char *o = (char *)out->data + n * os_n + c * os_c + oy * os_h + ox * os_w;
+          char *o = (char *)out->data + n * ost[0] + c * ost[1] + oy * ost[2] + ox * ost[3];
           switch (ct) {
             case PK_CT_F32: {
               float acc = 0.0f;
               for (int64_t y = y0; y < y1; y++)
-                for (int64_t x = x0; x < x1; x++) acc += pk_load_f32(plane + y * is_h + x * is_w, dt);
+                for (int64_t x = x0; x < x1; x++) acc += pk_load_f32(plane + y * ist[2] + x * ist[3], dt);
               pk_store_f32(o, dt, divisor ? acc / (float)divisor : NAN);
               break;
             }
             case PK_CT_F64: {
               double acc = 0.0;
               for (int64_t y = y0; y < y1; y++)
-                for (int64_t x = x0; x < x1; x++) acc += pk_load_f64(plane + y * is_h + x * is_w, dt);
+                for (int64_t x = x0; x < x1; x++) acc += pk_load_f64(plane + y * ist[2] + x * ist[3], dt);
               pk_store_f64(o, dt, divisor ? acc / (double)divisor : NAN);
               break;
             }
@@ -99,7 +76,7 @@ ptera_status pk_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t
               int64_t acc = 0;
               for (int64_t y = y0; y < y1; y++)
                 for (int64_t x = x0; x < x1; x++)
-                  acc = pk_wadd(acc, pk_load_i64(plane + y * is_h + x * is_w, dt));
+                  acc = pk_wadd(acc, pk_load_i64(plane + y * ist[2] + x * ist[3], dt));
               int64_t q = divisor == 0 || (divisor == -1 && acc == INT64_MIN) ? 0 : acc / divisor;
               pk_store_i64(o, dt, q);
               break;

@@ -81,7 +81,8 @@ static void conv_transposed(const conv_geo *g, const ptera_tensor *in, const pte
   int64_t cin_g = g->cin / g->groups, cout_g = g->cout / g->groups;
   const char *I = in->data, *W = w->data, *B = bias ? bias->data : NULL;
   char *O = out->data;
-  bool isint = pk_compute_type(dt) == PK_CT_I64;
+  pk_ctype ct = pk_compute_type(dt);
+  bool isint = ct == PK_CT_I64;
   for (int64_t n = 0; n < g->n; n++)
     for (int64_t oc = 0; oc < g->cout; oc++)
       for (int64_t y = 0; y < g->oh; y++)
@@ -111,7 +112,7 @@ static void conv_transposed(const conv_geo *g, const ptera_tensor *in, const pte
                 if (isint) {
                   pk_store_i64(op, dt, pk_wadd(pk_load_i64(op, dt),
                                                pk_wmul(pk_load_i64(ip, dt), pk_load_i64(wp, dt))));
-                } else if (pk_compute_type(dt) == PK_CT_F32) {
+                } else if (ct == PK_CT_F32) {
                   float pr = pk_load_f32(ip, dt) * pk_load_f32(wp, dt);
                   pk_store_f32(op, dt, pk_load_f32(op, dt) + pr);
                 } else {

@@ -19,17 +19,10 @@ ptera_status pk_index_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args, size
   PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
   PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
   PK_TRY(pk_adv_plan_init(ctx, op, self, ix, n, &plan));
-  size_t numel = 1;
-  for (size_t k = 0; k < plan.rdim; k++) numel *= (size_t)plan.rsizes[k];
-  if (numel > 0 && self->numel == 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' is empty", op);
-  /* validate every index before touching out */
+  size_t numel;
+  PK_TRY(pk_adv_validate(ctx, op, &plan, self, &numel)); /* before touching out */
   int64_t ridx[PTERA_MAX_DIM];
   ptrdiff_t off;
-  for (size_t e = 0; e < numel; e++) {
-    pk_unflatten(e, plan.rsizes, plan.rdim, ridx);
-    PK_TRY(pk_adv_offset(ctx, op, &plan, self, ridx, &off));
-  }
   PK_TRY(pk_resize(ctx, op, "out", out, plan.rdim, plan.rsizes));
   size_t es = ptera_dtype_size(self->dtype);
   for (size_t e = 0; e < numel; e++) {

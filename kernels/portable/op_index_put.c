@@ -24,16 +24,10 @@ static ptera_status index_put(ptera_kernel_ctx *ctx, const char *op, ptera_tenso
                              op, pk_fmt_shape(a, sizeof a, values->sizes, values->dim),
                              pk_fmt_shape(b, sizeof b, plan.rsizes, plan.rdim));
   }
-  size_t numel = 1;
-  for (size_t k = 0; k < plan.rdim; k++) numel *= (size_t)plan.rsizes[k];
-  if (numel > 0 && self->numel == 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' is empty", op);
+  size_t numel;
+  PK_TRY(pk_adv_validate(ctx, op, &plan, self, &numel)); /* before touching out */
   int64_t ridx[PTERA_MAX_DIM];
   ptrdiff_t off;
-  for (size_t e = 0; e < numel; e++) {
-    pk_unflatten(e, plan.rsizes, plan.rdim, ridx);
-    PK_TRY(pk_adv_offset(ctx, op, &plan, self, ridx, &off));
-  }
   if (out != self) {
     PK_TRY(pk_resize_like(ctx, op, "out", out, self));
     pk_copy_same_shape(out, self);

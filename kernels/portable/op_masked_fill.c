@@ -1,6 +1,7 @@
 /* aten::masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out):
  * out = where(mask, value, self) with self and mask (Bool) broadcast together. */
 #include "builtin.h"
+#include "portable/util/index_ext.h"
 #include "portable/util/pk.h"
 
 ptera_status pk_masked_fill_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
@@ -15,18 +16,14 @@ ptera_status pk_masked_fill_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args
   PK_TRY(pk_check_real_or_bool(ctx, op, "self", self));
   PK_TRY(pk_check_dtype(ctx, op, "mask", mask, PTERA_DTYPE_BOOL));
   PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
-  const ptera_tensor *ins[2] = {self, mask};
-  static const char *const names[2] = {"self", "mask"};
   int32_t sizes[PTERA_MAX_DIM];
   size_t dim;
-  PK_TRY(pk_broadcast_shape(ctx, op, ins, names, 2, sizes, &dim));
+  PK_TRY(pk_mask_shape(ctx, op, self, mask, sizes, &dim));
+  const ptera_tensor *ins[2] = {self, mask};
   PK_TRY(pk_resize(ctx, op, "out", out, dim, sizes));
   if (out->numel == 0) return PTERA_OK;
   char elem[16];
-  if (value.tag == PTERA_TAG_DOUBLE)
-    pk_store_f64(elem, out->dtype, value.d);
-  else
-    pk_store_i64(elem, out->dtype, value.i);
+  pk_store_scalar(elem, out->dtype, &value);
   size_t es = ptera_dtype_size(out->dtype);
   pk_iter it;
   pk_iter_init(&it, out, ins, 2);

@@ -17,11 +17,9 @@ ptera_status pk_masked_scatter_out(ptera_kernel_ctx *ctx, ptera_value **args, si
   PK_TRY(pk_check_dtype(ctx, op, "mask", mask, PTERA_DTYPE_BOOL));
   PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "source", source));
   PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
-  const ptera_tensor *ins[2] = {self, mask};
-  static const char *const names[2] = {"self", "mask"};
   int32_t sizes[PTERA_MAX_DIM];
   size_t dim;
-  PK_TRY(pk_broadcast_shape(ctx, op, ins, names, 2, sizes, &dim));
+  PK_TRY(pk_mask_shape(ctx, op, self, mask, sizes, &dim));
   PK_TRY(pk_resize(ctx, op, "out", out, dim, sizes));
   size_t es = ptera_dtype_size(self->dtype);
   int64_t strides[3][PTERA_MAX_DIM];
@@ -31,15 +29,13 @@ ptera_status pk_masked_scatter_out(ptera_kernel_ctx *ctx, ptera_value **args, si
   pk_bcast_strides(mask, dim, sizes, strides[2]);
   pk_iter it;
   pk_iter_init_raw(&it, dim, sizes, NULL, 3, (const int64_t(*)[PTERA_MAX_DIM])strides, esz);
-  size_t count = 0;
-  PK_ITER_FOR(it) count += *(const uint8_t *)PK_PTR(mask->data, it, 2) != 0;
+  size_t count = pk_mask_count(mask, dim, sizes);
   if (count > source->numel)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: 'source' has %zu elements but 'mask' selects %zu", op,
                              source->numel, count);
   if (out->numel == 0) return PTERA_OK;
   size_t k = 0;
-  pk_iter_reset(&it);
   PK_ITER_FOR(it) {
     const char *src = *(const uint8_t *)PK_PTR(mask->data, it, 2)
                           ? (const char *)source->data + pk_flat_off(source, k++)

@@ -14,11 +14,9 @@ ptera_status pk_masked_select_out(ptera_kernel_ctx *ctx, ptera_value **args, siz
   PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
   PK_TRY(pk_check_dtype(ctx, op, "mask", mask, PTERA_DTYPE_BOOL));
   PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
-  const ptera_tensor *ins[2] = {self, mask};
-  static const char *const names[2] = {"self", "mask"};
   int32_t sizes[PTERA_MAX_DIM];
   size_t dim;
-  PK_TRY(pk_broadcast_shape(ctx, op, ins, names, 2, sizes, &dim));
+  PK_TRY(pk_mask_shape(ctx, op, self, mask, sizes, &dim));
   size_t es = ptera_dtype_size(self->dtype);
   int64_t strides[2][PTERA_MAX_DIM];
   size_t esz[2] = {es, 1};
@@ -26,8 +24,7 @@ ptera_status pk_masked_select_out(ptera_kernel_ctx *ctx, ptera_value **args, siz
   pk_bcast_strides(mask, dim, sizes, strides[1]);
   pk_iter it;
   pk_iter_init_raw(&it, dim, sizes, NULL, 2, (const int64_t(*)[PTERA_MAX_DIM])strides, esz);
-  size_t count = 0;
-  PK_ITER_FOR(it) count += *(const uint8_t *)PK_PTR(mask->data, it, 1) != 0;
+  size_t count = pk_mask_count(mask, dim, sizes);
   if (count > INT32_MAX)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: too many selected elements", op);
   int32_t osize = (int32_t)count;
@@ -35,7 +32,6 @@ ptera_status pk_masked_select_out(ptera_kernel_ctx *ctx, ptera_value **args, siz
   if (count == 0) return PTERA_OK;
   ptrdiff_t os = (ptrdiff_t)out->strides[0] * (ptrdiff_t)es;
   char *dst = out->data;
-  pk_iter_reset(&it);
   PK_ITER_FOR(it) {
     if (!*(const uint8_t *)PK_PTR(mask->data, it, 1)) continue;
     memcpy(dst, PK_PTR(self->data, it, 0), es);

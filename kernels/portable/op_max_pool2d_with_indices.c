@@ -6,14 +6,6 @@
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
 
-static int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
-  int64_t num = in + 2 * p - d * (k - 1) - 1;
-  if (num < 0) return 0;
-  int64_t o = (ceil ? (num + s - 1) / s : num / s) + 1;
-  if (ceil && (o - 1) * s >= in + p) o--; /* last window must start inside input or left pad */
-  return o;
-}
-
 ptera_status pk_max_pool2d_with_indices_out(ptera_kernel_ctx *ctx, ptera_value **args,
                                             size_t nargs) {
   static const char op[] = "aten::max_pool2d_with_indices.out";
@@ -32,41 +24,25 @@ ptera_status pk_max_pool2d_with_indices_out(ptera_kernel_ctx *ctx, ptera_value *
   PK_TRY(pk_check_real(ctx, op, "self", in));
   PK_TRY(pk_check_same_dtype(ctx, op, "self", in, "out", out));
   PK_TRY(pk_check_dtype(ctx, op, "indices", idx, PTERA_DTYPE_LONG));
-  if (in->dim != 3 && in->dim != 4)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' must have rank 3 or 4, got %u",
-                             op, (unsigned)in->dim);
-  for (int i = 0; i < 2; i++)
-    if (p[i] > k[i] / 2)
-      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                               "%s: 'padding' %lld must be at most half of 'kernel_size' %lld", op,
-                               (long long)p[i], (long long)k[i]);
-  size_t b = in->dim - 3; /* 1 when batched */
-  int64_t N = b ? in->sizes[0] : 1, C = in->sizes[b], H = in->sizes[b + 1], W = in->sizes[b + 2];
-  int64_t OH = pool_out_size(H, k[0], s[0], p[0], d[0], ceil_mode);
-  int64_t OW = pool_out_size(W, k[1], s[1], p[1], d[1], ceil_mode);
-  if (OH <= 0 || OW <= 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: the output would be empty (input %lld x %lld too small)", op,
-                             (long long)H, (long long)W);
   int32_t sizes[4];
-  for (size_t i = 0; i < in->dim; i++) sizes[i] = in->sizes[i];
-  sizes[b + 1] = (int32_t)OH;
-  sizes[b + 2] = (int32_t)OW;
+  PK_TRY(pk_pool_out_shape(ctx, op, in, k, s, p, d, ceil_mode, sizes));
+  size_t b = in->dim - 3;
+  int64_t N = b ? in->sizes[0] : 1, C = in->sizes[b], H = in->sizes[b + 1], W = in->sizes[b + 2];
+  int64_t OH = sizes[b + 1], OW = sizes[b + 2];
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   PK_TRY(pk_resize(ctx, op, "indices", idx, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
   int dt = in->dtype;
   ptrdiff_t es = (ptrdiff_t)ptera_dtype_size(dt);
-  ptrdiff_t is_n = b ? in->strides[0] * es : 0, is_c = in->strides[b] * es,
-            is_h = in->strides[b + 1] * es, is_w = in->strides[b + 2] * es;
-  ptrdiff_t os_n = b ? out->strides[0] * es : 0, os_c = out->strides[b] * es,
-            os_h = out->strides[b + 1] * es, os_w = out->strides[b + 2] * es;
+  ptrdiff_t ist[4], ost[4];
+  pk_nchw_strides(in, es, ist);
+  pk_nchw_strides(out, es, ost);
   ptrdiff_t xs_n = b ? idx->strides[0] * 8 : 0, xs_c = idx->strides[b] * 8,
             xs_h = idx->strides[b + 1] * 8, xs_w = idx->strides[b + 2] * 8;
   bool fl = pk_is_float(dt);
   for (int64_t n = 0; n < N; n++)
     for (int64_t c = 0; c < C; c++) {
-      const char *plane = (const char *)in->data + n * is_n + c * is_c;
+      const char *plane = (const char *)in->data + n * ist[0] + c * ist[1];
       for (int64_t oy = 0; oy < OH; oy++)
         for (int64_t ox = 0; ox < OW; ox++) {
           int64_t y0 = oy * s[0] - p[0], x0 = ox * s[1] - p[1];
@@ -81,7 +57,7 @@ ptera_status pk_max_pool2d_with_indices_out(ptera_kernel_ctx *ctx, ptera_value *
           bool first = true;
           for (int64_t y = y0; y < y1; y += d[0])
             for (int64_t x = x0; x < x1; x += d[1]) {
-              const char *e = plane + y * is_h + x * is_w;
+              const char *e = plane + y * ist[2] + x * ist[3];
               if (fl) {
                 double v = pk_load_f64(e, dt);
                 if ((v > bf || v != v) && bf == bf) {
@@ -97,7 +73,7 @@ ptera_status pk_max_pool2d_with_indices_out(ptera_kernel_ctx *ctx, ptera_value *
               }
               first = false;
             }
-          char *o = (char *)out->data + n * os_n + c * os_c + oy * os_h + ox * os_w;
+          char *o = (char *)out->data + n * ost[0] + c * ost[1] + oy * ost[2] + ox * ost[3];
           if (fl)
             pk_store_f64(o, dt, bf);
           else

@@ -8,14 +8,6 @@
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
 
-static int64_t pooled(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
-  int64_t num = in + 2 * p - d * (k - 1) - 1;
-  if (num < 0) return 0;
-  int64_t o = (ceil ? (num + s - 1) / s : num / s) + 1;
-  if (ceil && (o - 1) * s >= in + p) o--;
-  return o;
-}
-
 ptera_status pk_max_pool2d_with_indices_backward_grad_input(ptera_kernel_ctx *ctx, ptera_value **args,
                                                             size_t nargs) {
   static const char op[] = "aten::max_pool2d_with_indices_backward.grad_input";
@@ -42,9 +34,8 @@ ptera_status pk_max_pool2d_with_indices_backward_grad_input(ptera_kernel_ctx *ct
   size_t b = self->dim - 3u;
   int64_t H = self->sizes[b + 1], W = self->sizes[b + 2];
   int32_t want[4];
-  for (size_t i = 0; i < self->dim; i++) want[i] = self->sizes[i];
-  want[b + 1] = (int32_t)pooled(H, k[0], s[0], p[0], d[0], ceil_mode);
-  want[b + 2] = (int32_t)pooled(W, k[1], s[1], p[1], d[1], ceil_mode);
+  pk_pool_shape(self, pk_pool_out_size(H, k[0], s[0], p[0], d[0], ceil_mode),
+                pk_pool_out_size(W, k[1], s[1], p[1], d[1], ceil_mode), want);
   bool ok = go->dim == self->dim && idx->dim == self->dim;
   for (size_t i = 0; ok && i < self->dim; i++) ok = go->sizes[i] == want[i] && idx->sizes[i] == want[i];
   if (!ok) {

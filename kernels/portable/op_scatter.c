@@ -36,10 +36,7 @@ ptera_status pk_scatter_value_out(ptera_kernel_ctx *ctx, ptera_value **args, siz
   pk_copy_same_shape(out, self);
   if (index->numel == 0) return PTERA_OK;
   char elem[16];
-  if (value.tag == PTERA_TAG_DOUBLE)
-    pk_store_f64(elem, out->dtype, value.d);
-  else
-    pk_store_i64(elem, out->dtype, value.i);
+  pk_store_scalar(elem, out->dtype, &value);
   size_t es = ptera_dtype_size(out->dtype);
   int64_t strides[2][PTERA_MAX_DIM];
   size_t esz[2] = {8, es};
@@ -61,22 +58,5 @@ ptera_status pk_scatter_value_out(ptera_kernel_ctx *ctx, ptera_value **args, siz
 /* aten::scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *,
  * Tensor(a!) out): out = self, then out[index[i][j]][j] = src[i][j] (dim 0). */
 ptera_status pk_scatter_src_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
-  static const char op[] = "aten::scatter.src_out";
-  ptera_tensor *self, *index, *src, *out;
-  int64_t dim;
-  size_t d;
-  PK_TRY(pk_check_nargs(ctx, op, nargs, 6));
-  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &self));
-  PK_TRY(pk_get_int(ctx, op, args, 1, "dim", &dim));
-  PK_TRY(pk_get_tensor(ctx, op, args, 2, "index", &index));
-  PK_TRY(pk_get_tensor(ctx, op, args, 3, "src", &src));
-  PK_TRY(pk_get_tensor(ctx, op, args, 4, "out", &out));
-  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "src", src));
-  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
-  PK_TRY(pk_check_index_tensor(ctx, op, self, dim, index, &d));
-  PK_TRY(pk_check_scatter_src(ctx, op, index, src));
-  PK_TRY(pk_resize_like(ctx, op, "out", out, self));
-  if (index->numel > 0 && out->numel == 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' is empty", op);
-  return pk_scatter_src(ctx, op, out, self, d, index, src, false);
+  return pk_scatter_src_op(ctx, "aten::scatter.src_out", args, nargs, false);
 }

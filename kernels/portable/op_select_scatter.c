@@ -3,6 +3,7 @@
  * shape without dim; index may be negative. */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/region.h"
 
 ptera_status pk_select_scatter_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::select_scatter.out";
@@ -38,23 +39,5 @@ ptera_status pk_select_scatter_out(ptera_kernel_ctx *ctx, ptera_value **args, si
                              pk_fmt_shape(a, sizeof a, src->sizes, src->dim),
                              pk_fmt_shape(b, sizeof b, self->sizes, self->dim), d);
   }
-  PK_TRY(pk_resize_like(ctx, op, "out", out, self));
-  if (out->numel == 0) return PTERA_OK;
-  pk_copy_same_shape(out, self);
-  if (src->numel == 0) return PTERA_OK;
-  /* operands: src, out restricted to the slice (dims of out other than d) */
-  size_t es = ptera_dtype_size(out->dtype);
-  int64_t strides[2][PTERA_MAX_DIM];
-  size_t esz[2] = {es, es};
-  for (size_t k = 0, j = 0; k < out->dim; k++) {
-    if (k == d) continue;
-    strides[0][j] = src->strides[j];
-    strides[1][j] = out->strides[k];
-    j++;
-  }
-  char *base = (char *)out->data + (ptrdiff_t)index * out->strides[d] * (ptrdiff_t)es;
-  pk_iter it;
-  pk_iter_init_raw(&it, src->dim, src->sizes, NULL, 2, (const int64_t(*)[PTERA_MAX_DIM])strides, esz);
-  PK_ITER_FOR(it) memcpy(PK_PTR(base, it, 1), PK_PTR(src->data, it, 0), es);
-  return PTERA_OK;
+  return pk_scatter_view(ctx, op, out, self, src, d, index, 1, false);
 }

@@ -26,13 +26,7 @@ ptera_status pk_slice_copy_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args,
   size_t d;
   PK_TRY(pk_norm_dim(ctx, op, "dim", dim, self->dim, &d));
   int64_t size = self->sizes[d];
-  if (!has_start) start = 0;
-  if (!has_end) end = size;
-  if (start < 0) start = start < -size ? 0 : start + size;
-  if (end < 0) end = end < -size ? 0 : end + size;
-  if (start > size) start = size;
-  if (end > size) end = size;
-  int64_t len = end > start ? (end - start - 1) / step + 1 : 0;
+  int64_t len = pk_slice_range(size, has_start, start, has_end, end, step, &start);
   int32_t sizes[PTERA_MAX_DIM];
   int64_t vstr[PTERA_MAX_DIM];
   for (size_t i = 0; i < self->dim; i++) {

@@ -4,6 +4,7 @@
  * Python slicing; step >= 1. */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/region.h"
 
 ptera_status pk_slice_scatter_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::slice_scatter.out";
@@ -28,15 +29,7 @@ ptera_status pk_slice_scatter_out(ptera_kernel_ctx *ctx, ptera_value **args, siz
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'step' must be positive, got %lld",
                              op, (long long)step);
   int64_t n = self->sizes[d];
-  if (!has_start) start = 0;
-  if (!has_end) end = n;
-  if (start < 0) start += n;
-  if (end < 0) end += n;
-  if (start < 0) start = 0;
-  if (start > n) start = n;
-  if (end < start) end = start;
-  if (end > n) end = n;
-  int64_t len = end == start ? 0 : (end - start - 1) / step + 1;
+  int64_t len = pk_slice_range(n, has_start, start, has_end, end, step, &start);
   bool ok = src->dim == self->dim;
   for (size_t k = 0; ok && k < self->dim; k++)
     if (src->sizes[k] != (k == d ? len : self->sizes[k])) ok = false;
@@ -49,20 +42,5 @@ ptera_status pk_slice_scatter_out(ptera_kernel_ctx *ctx, ptera_value **args, siz
                              pk_fmt_shape(a, sizeof a, src->sizes, src->dim),
                              pk_fmt_shape(b, sizeof b, want, self->dim));
   }
-  PK_TRY(pk_resize_like(ctx, op, "out", out, self));
-  if (out->numel == 0) return PTERA_OK;
-  pk_copy_same_shape(out, self);
-  if (src->numel == 0) return PTERA_OK;
-  size_t es = ptera_dtype_size(out->dtype);
-  int64_t strides[2][PTERA_MAX_DIM];
-  size_t esz[2] = {es, es};
-  for (size_t k = 0; k < out->dim; k++) {
-    strides[0][k] = src->strides[k];
-    strides[1][k] = k == d ? out->strides[k] * step : out->strides[k];
-  }
-  char *base = (char *)out->data + (ptrdiff_t)start * out->strides[d] * (ptrdiff_t)es;
-  pk_iter it;
-  pk_iter_init_raw(&it, src->dim, src->sizes, NULL, 2, (const int64_t(*)[PTERA_MAX_DIM])strides, esz);
-  PK_ITER_FOR(it) memcpy(PK_PTR(base, it, 1), PK_PTR(src->data, it, 0), es);
-  return PTERA_OK;
+  return pk_scatter_view(ctx, op, out, self, src, d, start, step, true);
 }

@@ -5,6 +5,7 @@
  * ((x00*w0 + x01*w1)*h0 + (x10*w0 + x11*w1)*h1). */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/upsample_io.h"
 #include "portable/util/upsample_util.h"
 
 typedef struct lin_w {
@@ -74,11 +75,7 @@ ptera_status pk_upsample_bilinear2d_vec_out(ptera_kernel_ctx *ctx, ptera_value *
   PK_TRY(pk_check_nargs(ctx, op, nargs, 6));
   PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
   PK_TRY(pk_get_bool(ctx, op, args, 2, "align_corners", &align));
-  PK_TRY(pk_get_tensor(ctx, op, args, 4, "out", &out));
-  PK_TRY(pk_check_real(ctx, op, "input", in));
-  PK_TRY(pk_check_same_dtype(ctx, op, "input", in, "out", out));
-  PK_TRY(pk_upsample_vec_args(ctx, op, in, args, 1, 3, sizes, scales));
-  PK_TRY(pk_resize(ctx, op, "out", out, 4, sizes));
+  PK_TRY(pk_upsample_out(ctx, op, args, in, 1, 3, 4, &out, sizes, scales));
   if (out->numel == 0) return PTERA_OK;
   float sh = (float)pk_area_scale(in->sizes[2], sizes[2], align, scales[0]);
   float sw = (float)pk_area_scale(in->sizes[3], sizes[3], align, scales[1]);

@@ -4,6 +4,7 @@
  * the factor being out/in for an output_size (ExecuTorch's arithmetic). */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/upsample_io.h"
 #include "portable/util/upsample_util.h"
 
 static int64_t nearest_src(int64_t dst, int64_t in, float s) {
@@ -18,11 +19,7 @@ ptera_status pk_upsample_nearest2d_vec_out(ptera_kernel_ctx *ctx, ptera_value **
   double scales[2];
   PK_TRY(pk_check_nargs(ctx, op, nargs, 5));
   PK_TRY(pk_get_tensor(ctx, op, args, 0, "input", &in));
-  PK_TRY(pk_get_tensor(ctx, op, args, 3, "out", &out));
-  PK_TRY(pk_check_real(ctx, op, "input", in));
-  PK_TRY(pk_check_same_dtype(ctx, op, "input", in, "out", out));
-  PK_TRY(pk_upsample_vec_args(ctx, op, in, args, 1, 2, sizes, scales));
-  PK_TRY(pk_resize(ctx, op, "out", out, 4, sizes));
+  PK_TRY(pk_upsample_out(ctx, op, args, in, 1, 2, 3, &out, sizes, scales));
   if (out->numel == 0) return PTERA_OK;
   size_t es = ptera_dtype_size(in->dtype);
   int64_t H = in->sizes[2], W = in->sizes[3];

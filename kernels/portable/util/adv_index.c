@@ -158,3 +158,19 @@ ptera_status pk_adv_offset(ptera_kernel_ctx *ctx, const char *op, const pk_adv_p
   *off = o;
   return PTERA_OK;
 }
+
+ptera_status pk_adv_validate(ptera_kernel_ctx *ctx, const char *op, const pk_adv_plan *p,
+                             const ptera_tensor *self, size_t *numel) {
+  size_t n = 1;
+  for (size_t k = 0; k < p->rdim; k++) n *= (size_t)p->rsizes[k];
+  if (n > 0 && self->numel == 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' is empty", op);
+  int64_t ridx[PTERA_MAX_DIM];
+  ptrdiff_t off;
+  for (size_t e = 0; e < n; e++) {
+    pk_unflatten(e, p->rsizes, p->rdim, ridx);
+    PK_TRY(pk_adv_offset(ctx, op, p, self, ridx, &off));
+  }
+  *numel = n;
+  return PTERA_OK;
+}

@@ -34,6 +34,11 @@ PT_FUNC ptera_status pk_adv_plan_init(ptera_kernel_ctx *ctx, const char *op, con
  * InvalidArgument for an out-of-range index value. */
 PT_FUNC ptera_status pk_adv_offset(ptera_kernel_ctx *ctx, const char *op, const pk_adv_plan *p,
                                    const ptera_tensor *self, const int64_t *ridx, ptrdiff_t *off);
+/* Number of result positions of the plan; InvalidArgument when there are some but
+ * self is empty, or when any index value is out of range (checks every position,
+ * so callers may write afterwards without failing half way). */
+PT_FUNC ptera_status pk_adv_validate(ptera_kernel_ctx *ctx, const char *op, const pk_adv_plan *p,
+                                     const ptera_tensor *self, size_t *numel);
 /* Logical multi-index of flat position n in sizes[dim]. */
 PT_FUNC void pk_unflatten(size_t n, const int32_t *sizes, size_t dim, int64_t *idx);
 

@@ -1,4 +1,6 @@
 #include "portable/util/index_ext.h"
+#include "portable/util/index_util.h"
+#include "portable/util/pk.h"
 
 ptrdiff_t pk_flat_off(const ptera_tensor *t, size_t flat) {
   ptrdiff_t off = 0;
@@ -90,7 +92,7 @@ void pk_accumulate_elem(void *dst, const void *src, int dt) {
   }
 }
 
-ptera_status pk_scatter_src(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *out,
+static ptera_status scatter_src(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *out,
                             const ptera_tensor *self, size_t d, const ptera_tensor *index,
                             const ptera_tensor *src, bool add) {
   int64_t dsize = out->dim ? out->sizes[d] : 1;
@@ -129,7 +131,7 @@ ptera_status pk_scatter_src(ptera_kernel_ctx *ctx, const char *op, ptera_tensor 
   return PTERA_OK;
 }
 
-ptera_status pk_check_scatter_src(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *index,
+static ptera_status check_scatter_src(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *index,
                                   const ptera_tensor *src) {
   size_t si = src->dim ? src->dim : 1, ii = index->dim ? index->dim : 1;
   if (si != ii)
@@ -144,4 +146,53 @@ ptera_status pk_check_scatter_src(ptera_kernel_ctx *ctx, const char *op, const p
   if (index->numel > 0 && src->numel == 0)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'src' is empty", op);
   return PTERA_OK;
+}
+
+ptera_status pk_scatter_src_op(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                               size_t nargs, bool add) {
+  ptera_tensor *self, *index, *src, *out;
+  int64_t dim;
+  size_t d;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 6));
+  PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &self));
+  PK_TRY(pk_get_int(ctx, op, args, 1, "dim", &dim));
+  PK_TRY(pk_get_tensor(ctx, op, args, 2, "index", &index));
+  PK_TRY(pk_get_tensor(ctx, op, args, 3, "src", &src));
+  PK_TRY(pk_get_tensor(ctx, op, args, 4, "out", &out));
+  if (add) {
+    PK_TRY(pk_check_real_or_bool(ctx, op, "self", self));
+  }
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "src", src));
+  PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
+  PK_TRY(pk_check_index_tensor(ctx, op, self, dim, index, &d));
+  PK_TRY(check_scatter_src(ctx, op, index, src));
+  PK_TRY(pk_resize_like(ctx, op, "out", out, self));
+  if (index->numel > 0 && out->numel == 0)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'self' is empty", op);
+  return scatter_src(ctx, op, out, self, d, index, src, add);
+}
+
+void pk_store_scalar(void *elem, int dt, const pk_scalar *s) {
+  if (s->tag == PTERA_TAG_DOUBLE)
+    pk_store_f64(elem, dt, s->d);
+  else
+    pk_store_i64(elem, dt, s->i);
+}
+
+ptera_status pk_mask_shape(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *self,
+                           const ptera_tensor *mask, int32_t *sizes, size_t *dim) {
+  const ptera_tensor *ins[2] = {self, mask};
+  static const char *const names[2] = {"self", "mask"};
+  return pk_broadcast_shape(ctx, op, ins, names, 2, sizes, dim);
+}
+
+size_t pk_mask_count(const ptera_tensor *mask, size_t dim, const int32_t *sizes) {
+  int64_t strides[1][PTERA_MAX_DIM];
+  size_t esz[1] = {1};
+  pk_bcast_strides(mask, dim, sizes, strides[0]);
+  pk_iter it;
+  pk_iter_init_raw(&it, dim, sizes, NULL, 1, (const int64_t(*)[PTERA_MAX_DIM])strides, esz);
+  size_t count = 0;
+  PK_ITER_FOR(it) count += *(const uint8_t *)PK_PTR(mask->data, it, 0) != 0;
+  return count;
 }

@@ -24,13 +24,19 @@ PT_FUNC void pk_bcast_strides(const ptera_tensor *t, size_t bdim, const int32_t 
                               int64_t *strides);
 /* dst = dst (+) src for one element of dtype dt (a real or bool dtype); bool ORs. */
 PT_FUNC void pk_accumulate_elem(void *dst, const void *src, int dt);
-/* out = self, then scatter of src (or add) into out along dim d at index;
- * validates index values before writing. Shapes are checked by the caller. */
-PT_FUNC ptera_status pk_scatter_src(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *out,
-                                    const ptera_tensor *self, size_t d, const ptera_tensor *index, const ptera_tensor *src,
-                                    bool add);
-/* src has index's rank (0 and 1 interchangeable) and index.size(k) <= src.size(k). */
-PT_FUNC ptera_status pk_check_scatter_src(ptera_kernel_ctx *ctx, const char *op,
-                                          const ptera_tensor *index, const ptera_tensor *src);
+/* elem = s stored as one element of dtype dt (elem holds 16 bytes). */
+PT_FUNC void pk_store_scalar(void *elem, int dt, const pk_scalar *s);
+/* Broadcast shape sizes[*dim] of self and mask (the masked_* ops). */
+PT_FUNC ptera_status pk_mask_shape(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *self,
+                                   const ptera_tensor *mask, int32_t *sizes, size_t *dim);
+/* Number of true entries of the Bool mask broadcast to sizes[dim]. */
+PT_FUNC size_t pk_mask_count(const ptera_tensor *mask, size_t dim, const int32_t *sizes);
+
+/* The body of scatter.src_out / scatter_add.out (self, dim, index, src, out):
+ * parses and checks the args (self real or bool when add), then out = self and
+ * src is scattered (or added, when add) into out along dim at index; every index
+ * value is validated before anything is written. */
+PT_FUNC ptera_status pk_scatter_src_op(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                       size_t nargs, bool add);
 
 #endif

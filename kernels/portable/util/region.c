@@ -78,3 +78,39 @@ ptera_status pk_get_tensor_list(ptera_kernel_ctx *ctx, const char *op, ptera_val
   *len = n;
   return PTERA_OK;
 }
+
+int64_t pk_slice_range(int64_t n, bool has_start, int64_t start, bool has_end, int64_t end,
+                       int64_t step, int64_t *first) {
+  if (!has_start) start = 0;
+  if (!has_end) end = n;
+  if (start < 0) start = start < -n ? 0 : start + n;
+  if (end < 0) end = end < -n ? 0 : end + n;
+  if (start > n) start = n;
+  if (end > n) end = n;
+  *first = start;
+  return end > start ? (end - start - 1) / step + 1 : 0;
+}
+
+ptera_status pk_scatter_view(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *out,
+                             const ptera_tensor *self, const ptera_tensor *src, size_t d,
+                             int64_t start, int64_t step, bool keep_dim) {
+  PK_TRY(pk_resize_like(ctx, op, "out", out, self));
+  if (out->numel == 0) return PTERA_OK;
+  pk_copy_same_shape(out, self);
+  if (src->numel == 0) return PTERA_OK;
+  /* operands: src, out restricted to the view */
+  size_t es = ptera_dtype_size(out->dtype);
+  int64_t strides[2][PTERA_MAX_DIM];
+  size_t esz[2] = {es, es};
+  for (size_t k = 0, j = 0; k < out->dim; k++) {
+    if (k == d && !keep_dim) continue;
+    strides[0][j] = src->strides[j];
+    strides[1][j] = k == d ? out->strides[k] * step : out->strides[k];
+    j++;
+  }
+  char *base = (char *)out->data + (ptrdiff_t)start * out->strides[d] * (ptrdiff_t)es;
+  pk_iter it;
+  pk_iter_init_raw(&it, src->dim, src->sizes, NULL, 2, (const int64_t(*)[PTERA_MAX_DIM])strides, esz);
+  PK_ITER_FOR(it) memcpy(PK_PTR(base, it, 1), PK_PTR(src->data, it, 0), es);
+  return PTERA_OK;
+}

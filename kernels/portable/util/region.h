@@ -22,6 +22,20 @@ PT_FUNC void pk_copy_region(void *dst, int ddt, const int64_t *dstr, int64_t dof
 PT_FUNC void pk_copy_view(ptera_tensor *out, const ptera_tensor *self, const int64_t *vstr,
                           int64_t off);
 
+/* Python slicing of a dim of size n: start/end (defaults 0 and n when absent)
+ * wrap once and clamp to [0, n]; step >= 1. *first gets the first index;
+ * returns the slice length. */
+PT_FUNC int64_t pk_slice_range(int64_t n, bool has_start, int64_t start, bool has_end, int64_t end,
+                               int64_t step, int64_t *first);
+
+/* The tail of select_scatter / slice_scatter (shapes already checked): resizes out
+ * like self, out = self, then copies src into the view of out along dim d at
+ * index start: with keep_dim, src has out's rank and dim d steps by step; else
+ * dim d is dropped (select). */
+PT_FUNC ptera_status pk_scatter_view(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *out,
+                                     const ptera_tensor *self, const ptera_tensor *src, size_t d,
+                                     int64_t start, int64_t step, bool keep_dim);
+
 /* Tensor[]: validates each tensor; *out is an array of *len tensors from the
  * kernel's temp memory (MemoryAllocationFailed when it runs out). */
 PT_FUNC ptera_status pk_get_tensor_list(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
