@@ -34,3 +34,15 @@ void *ptera_kernel_temp(ptera_kernel_ctx *ctx, size_t size, size_t align) {
 }
 
 const char *ptera_kernel_op_name(const ptera_kernel_ctx *ctx) { return ctx ? ctx->op_name : ""; }
+
+void ptera_kernel_parallel_for(ptera_kernel_ctx *ctx, size_t n, size_t grain, ptera_task_fn fn,
+                               void *arg) {
+  (void)ctx;
+  (void)grain;
+  if (n && fn) fn(arg, 0, n);
+}
+
+size_t ptera_kernel_thread_count(const ptera_kernel_ctx *ctx) {
+  (void)ctx;
+  return 1;
+}
