@@ -55,9 +55,15 @@ static void pack_panels(const float *x, size_t s_l, size_t s_k, size_t n, size_t
   for (size_t p0 = 0; p0 < n; p0 += tile, dst += kc * tile) {
     size_t w = min_sz(tile, n - p0);
     const float *src = x + p0 * s_l;
-    if (s_k == 1 && s_l != 1) { /* each lane contiguous in k */
-      for (size_t i = 0; i < w; i++)
-        for (size_t k = 0; k < kc; k++) dst[k * tile + i] = src[i * s_l + k];
+    if (s_k == 1 && s_l != 1) { /* each lane contiguous in k: a cache line of each lane at a time */
+      for (size_t k0 = 0; k0 < kc; k0 += 16) {
+        size_t k1 = min_sz(kc, k0 + 16);
+        for (size_t i = 0; i < w; i++) {
+          const float *s = src + i * s_l;
+          __builtin_prefetch(s + k0 + 64);
+          for (size_t k = k0; k < k1; k++) dst[k * tile + i] = s[k];
+        }
+      }
       for (size_t k = 0; k < kc && w < tile; k++) memset(dst + k * tile + w, 0, (tile - w) * sizeof(float));
     } else {
       for (size_t k = 0; k < kc; k++) {
