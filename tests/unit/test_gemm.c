@@ -135,6 +135,12 @@ static gemm_case random_flags(size_t M, size_t N, size_t K, size_t i) {
 int main(void) {
   const char *env = getenv("PTERA_GEMM_TEST_CASES");
   size_t n_random = env ? (size_t)strtoul(env, NULL, 10) : 60;
+#if defined(__aarch64__)
+  CHECK(pk_isa_available(PK_ISA_NEON)); /* scripts/test_neon.sh runs this under qemu */
+#elif defined(__x86_64__)
+  printf("gemm: avx2 %s, avx512 %s on this CPU\n", pk_isa_available(PK_ISA_AVX2) ? "yes" : "no",
+         pk_isa_available(PK_ISA_AVX512) ? "yes" : "no");
+#endif
   for (int isa_i = 0; isa_i < PK_ISA_COUNT; isa_i++) {
     pk_isa isa = (pk_isa)isa_i;
     if (!pk_isa_available(isa)) continue;
