@@ -112,19 +112,26 @@ static const pk_gemm_f32_kernel *run_kernel(const pk_gemm_f32_args *g) {
   return pk_gemm_f32_kernel_for((pk_isa)h.isa);
 }
 
-/* Floats of one thread's workspace. */
-static size_t share_floats(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn) {
-  if (g->M <= SMALL_M) return g->b.packed ? 0 : g->K * kn->nr;
-  size_t kc = min_sz(kn->kc, g->K), n = 0;
-  if (!g->a.packed) n += align_up(min_sz(kn->mc, div_up(g->M, kn->mr) * kn->mr) * kc * sizeof(float)) / sizeof(float);
-  if (!g->b.packed) n += min_sz(kn->nc, div_up(g->N, kn->nr) * kn->nr) * kc;
+/* Steps of k the small-M path packs of an unpacked B at a time (a packed B
+ * is used over all of K). */
+static size_t small_kb(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn) {
+  return g->b.packed ? g->K : min_sz(g->K, 16 * kn->kc);
+}
+
+/* Bytes of one thread's workspace (a multiple of ALIGN; at least ALIGN when
+ * anything is packed on the fly, so the workspace pointer is never NULL then). */
+static size_t share_bytes(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn) {
+  if (g->M <= SMALL_M) return g->b.packed ? 0 : align_up(small_kb(g, kn) * kn->nr * sizeof(float)) + ALIGN;
+  if (g->a.packed && g->b.packed) return 0;
+  size_t kc = min_sz(kn->kc, g->K), n = ALIGN;
+  if (!g->a.packed) n += align_up(min_sz(kn->mc, div_up(g->M, kn->mr) * kn->mr) * kc * sizeof(float));
+  if (!g->b.packed) n += align_up(min_sz(kn->nc, div_up(g->N, kn->nr) * kn->nr) * kc * sizeof(float));
   return n;
 }
 
 size_t pk_gemm_f32_workspace(const pk_gemm_f32_args *g, size_t nthreads) {
   if (!g->M || !g->N) return 0;
-  const pk_gemm_f32_kernel *kn = run_kernel(g);
-  size_t per = align_up(share_floats(g, kn) * sizeof(float));
+  size_t per = share_bytes(g, run_kernel(g));
   return per ? ALIGN + per * (nthreads ? nthreads : 1) : 0;
 }
 
@@ -132,35 +139,40 @@ static int has_clamp(const pk_gemm_f32_args *g) { return !(g->min == -INFINITY &
 
 /* M <= SMALL_M: columns [n0, n1) (multiples of NR but the end), every row. */
 static void run_small(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, size_t n0, size_t n1, float *ws) {
-  const size_t NR = kn->nr, MR = kn->mr, K = g->K;
+  const size_t NR = kn->nr, MR = kn->mr, K = g->K, KB = small_kb(g, kn);
   pk_gemm_f32_tile t = {0};
-  t.kc = K;
-  t.clamp = has_clamp(g);
   t.min = g->min;
   t.max = g->max;
   t.ldc = g->ldc;
   for (size_t j = n0; j < n1; j += NR) {
     t.nr = min_sz(NR, n1 - j);
-    if (g->b.packed) {
-      t.b = packed_data(g->b.packed) + (j / NR) * K * NR;
-    } else {
-      pack_panels(g->b.ptr + j * g->b.s_c, g->b.s_c, g->b.s_r, t.nr, K, NR, ws);
-      t.b = ws;
-    }
     t.bias_n = g->bias_n ? g->bias_n + j : NULL;
-    for (size_t i = 0; i < g->M; i++) {
-      t.mr = 1;
-      if (g->a.packed) {
-        t.a = packed_data(g->a.packed) + (i / MR) * K * MR + i % MR;
-        t.a_stride = MR;
+    size_t pc = 0;
+    do { /* at least once: K == 0 still writes bias (and clamp) */
+      t.kc = min_sz(KB, K - pc);
+      t.load_c = pc > 0;
+      t.clamp = pc + t.kc >= K && has_clamp(g);
+      if (g->b.packed) {
+        t.b = packed_data(g->b.packed) + (j / NR) * K * NR + pc * NR;
       } else {
-        t.a = g->a.ptr + i * g->a.s_r;
-        t.a_stride = g->a.s_c;
+        pack_panels(g->b.ptr + j * g->b.s_c + pc * g->b.s_r, g->b.s_c, g->b.s_r, t.nr, t.kc, NR, ws);
+        t.b = ws;
       }
-      t.c = g->c + i * g->ldc + j;
-      t.bias_m = g->bias_m ? g->bias_m + i : NULL;
-      kn->row(&t);
-    }
+      for (size_t i = 0; i < g->M; i++) {
+        t.mr = 1;
+        if (g->a.packed) {
+          t.a = packed_data(g->a.packed) + (i / MR) * K * MR + pc * MR + i % MR;
+          t.a_stride = MR;
+        } else {
+          t.a = g->a.ptr + i * g->a.s_r + pc * g->a.s_c;
+          t.a_stride = g->a.s_c;
+        }
+        t.c = g->c + i * g->ldc + j;
+        t.bias_m = g->bias_m ? g->bias_m + i : NULL;
+        kn->row(&t);
+      }
+      pc += t.kc;
+    } while (pc < K);
   }
 }
 
@@ -237,8 +249,8 @@ static void share_range(size_t units, size_t parts, size_t t, size_t tile, size_
 /* Share t of an nthreads-way split, in workspace slot `slot`. */
 static void run_share_in(const pk_gemm_f32_args *g, void *workspace, size_t nthreads, size_t t, size_t slot) {
   const pk_gemm_f32_kernel *kn = run_kernel(g);
-  float *ws = (float *)align_up((size_t)(uintptr_t)workspace);
-  ws += slot * (align_up(share_floats(g, kn) * sizeof(float)) / sizeof(float));
+  size_t per = share_bytes(g, kn);
+  float *ws = per ? (float *)(align_up((size_t)(uintptr_t)workspace) + slot * per) : NULL;
   const size_t pm = div_up(g->M, kn->mr), pn = div_up(g->N, kn->nr);
   size_t b, e;
   if (g->M <= SMALL_M) {

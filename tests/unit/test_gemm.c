@@ -2,7 +2,8 @@
  * reference, for every ISA this CPU has (forced in turn): M, N, K from 1 past
  * every tile edge and the KC/MC/NC block edges (and K = 0), A and B strided,
  * transposed or prepacked, bias per row and/or column, clamp, ldc > N (the
- * columns past N must stay untouched), and 1-, 2- and 3-way thread splits.
+ * columns past N must stay untouched), 1-, 2- and 3-way thread splits, and
+ * the small-M path's k blocks (16·KC) for an unpacked B.
  * PTERA_GEMM_TEST_CASES sets the number of random cases per ISA (default 60). */
 #include "check.h"
 
@@ -81,14 +82,16 @@ static int run_case(const gemm_case *gc, pk_isa isa) {
     g.min = -0.25f * sqrtf((float)K + 1.0f);
     g.max = 0.5f * sqrtf((float)K + 1.0f);
   }
-  /* Workspace at an odd address, full of garbage: nothing may rely on it. */
+  /* Workspace at an odd address, full of garbage: nothing may rely on it
+   * (NULL when none is asked for). */
   size_t ws_bytes = pk_gemm_f32_workspace(&g, gc->threads);
   unsigned char *ws = malloc(ws_bytes + 4);
   memset(ws, 0xff, ws_bytes + 4);
+  void *w = ws_bytes ? ws + 4 : NULL;
   if (gc->threads == 1 && (M + N) % 2)
-    pk_gemm_f32_run(&g, ws + 4, NULL);
+    pk_gemm_f32_run(&g, w, NULL);
   else
-    for (size_t t = gc->threads; t-- > 0;) pk_gemm_f32_run_share(&g, ws + 4, gc->threads, t);
+    for (size_t t = gc->threads; t-- > 0;) pk_gemm_f32_run_share(&g, w, gc->threads, t);
 
   int bad = 0;
   for (size_t i = 0; i < M && !bad; i++) {
@@ -162,7 +165,8 @@ int main(void) {
     /* The block edges: KC (and 2·KC) in k, MC in rows, NC in columns. */
     const size_t big[][3] = {{MR + 3, NR + 5, KC},      {5, 2 * NR - 1, KC + 1},  {2, NR + 1, 2 * KC + 1},
                              {MC + 1, NR + 1, KC + 1},  {MC - 1, 3, 33},          {1, NC + 5, 9},
-                             {3, NC + NR + 1, 5},       {MR + 1, NC + 1, 3},      {2 * MC + MR, 2, 2}};
+                             {3, NC + NR + 1, 5},       {MR + 1, NC + 1, 3},      {2 * MC + MR, 2, 2},
+                             {1, NR + 3, 16 * KC + 5},  {2, 3, 32 * KC + 1}};
     for (size_t x = 0; x < sizeof big / sizeof big[0]; x++)
       for (int m = 0; m < MODES; m++, i++) {
         gemm_case gc = random_flags(big[x][0], big[x][1], big[x][2], (size_t)m * (MODES + 1) + x);
