@@ -19,6 +19,11 @@ void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t) {
   for (int i = 0; i < MR; i++)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; v++) acc[i][v] = _mm512_setzero_ps();
+  if (t->load_c) /* C comes back from a previous k block, likely out of cache: overlap its load */
+    for (size_t i = 0; i < t->mr; i++) {
+      _mm_prefetch((const char *)(t->c + i * t->ldc), _MM_HINT_T0);
+      _mm_prefetch((const char *)(t->c + i * t->ldc + 16), _MM_HINT_T0);
+    }
   const float *a = t->a, *b = t->b;
   for (size_t k = 0; k < t->kc; k++, a += MR, b += NR) {
     __m512 bv[NV];
