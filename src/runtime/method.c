@@ -66,6 +66,7 @@ static ptera_status method_init(ptera_method *m, const ptera_method_options *o) 
   st = pr_method_load_values(m);
   if (st == PTERA_OK) st = pr_method_load_delegates(m);
   if (st == PTERA_OK) st = pr_method_load_instructions(m);
+  if (st == PTERA_OK) st = pr_method_prepare(m);
   if (st == PTERA_OK) {
     /* Non-tensor inputs can only take their exported value, which they hold. */
     for (uint32_t i = 0; i < m->plan->ninputs; i++)
@@ -112,6 +113,7 @@ void ptera_method_destroy(ptera_method *m) {
         m->delegates[i].backend->destroy(m->delegates[i].handle);
   if (m->owns_buffers)
     for (uint32_t j = 1; j < m->nbuffers; j++) pt_free(m->allocator, m->buffers[j]);
+  pr_method_release_prepared(m);
   pt_free(m->allocator, m->temp);
   pt_arena_release(&m->arena);
   pt_free(m->allocator, m);
