@@ -23,7 +23,13 @@ typedef struct ptera_method_options {
    * to let the library allocate zero-filled ones. */
   void *const *planned_buffers;
   size_t num_planned_buffers;
-  size_t temp_size; /* kernel scratch arena; default 1 MiB */
+  /* Kernel scratch arena; 0 = the largest workspace a kernel's prepare step
+   * declared, or what the portable kernels may need for this method's values
+   * (8 bytes x max(rank, 2) per element of its largest tensor, 8 per item of
+   * its longest list, plus 1 KiB; at least 4 KiB, at most 1 MiB), whichever
+   * is larger. A size below a declared workspace makes that kernel fail
+   * (or take a slower path) at run. */
+  size_t temp_size;
 } ptera_method_options;
 
 /* Loads a method: materialises values, resolves every operator and backend.

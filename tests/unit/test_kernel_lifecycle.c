@@ -12,7 +12,7 @@
 #include "emit_util.h"
 #include "ptera/ptera.h"
 
-#define WORKSPACE 4096u
+#define WORKSPACE (64u << 10) /* above the 4 KiB the portable kernels need here */
 
 typedef struct packed_add {
   float twice_c[3];
@@ -124,6 +124,15 @@ static void test_prepared_run(const uint8_t *file, size_t size) {
     CHECK(eu_calls == before);              /* execute makes no heap allocation */
   }
   CHECK(runs_prepared == 6 && runs_unprepared == 0 && prepares == 2);
+  ptera_method_destroy(m);
+  /* A temp_size below the declared workspace overrides it: run fails cleanly. */
+  ptera_method_options mo = {0};
+  mo.temp_size = WORKSPACE - 1;
+  CHECK(ptera_method_create(p, "forward", &mo, &m) == PTERA_OK);
+  const int32_t sizes[1] = {3};
+  CHECK(ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 1, sizes, x, 12) == PTERA_OK);
+  CHECK(ptera_method_execute(m) == PTERA_MEMORY_ALLOCATION_FAILED);
+  CHECK(strstr(ptera_method_errmsg(m), "no workspace") != NULL);
   ptera_method_destroy(m);
   ptera_program_destroy(p);
   CHECK(eu_live == 0);
