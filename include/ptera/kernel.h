@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "tensor.h"
+#include "threadpool.h" /* ptera_task_fn */
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,13 +38,10 @@ PTERA_API void *ptera_kernel_temp(ptera_kernel_ctx *ctx, size_t size, size_t ali
 /* The operator name being run ("aten::add.out"). */
 PTERA_API const char *ptera_kernel_op_name(const ptera_kernel_ctx *ctx);
 
-/* A share of a parallel loop: items [begin, end) of n. */
-typedef void (*ptera_task_fn)(void *arg, size_t begin, size_t end);
-
 /* Splits [0, n) into chunks of at least grain items (0 counts as 1) over the
- * method's threads and returns when all are done; with one thread (or a NULL
- * ctx) it calls fn(arg, 0, n) inline. Kernels split work; micro-kernels
- * never see threads. */
+ * method's thread pool (ptera_threadpool_parallel_for) and returns when all
+ * are done; with no pool (or a NULL ctx) it calls fn(arg, 0, n) inline.
+ * Kernels split work; micro-kernels never see threads. */
 PTERA_API void ptera_kernel_parallel_for(ptera_kernel_ctx *ctx, size_t n, size_t grain,
                                          ptera_task_fn fn, void *arg);
 /* Threads a parallel_for may use, the caller included (>= 1). */

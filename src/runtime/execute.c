@@ -59,6 +59,7 @@ static ptera_status run_kernel(ptera_method *m, const pf_instr *in, uint32_t c, 
   ptera_kernel_ctx ctx;
   pr_kernel_ctx_init(&ctx, m->op_names[in->a], &m->err, m->temp, m->temp_size);
   ctx.state = m->states[m->chain_base[c] + k];
+  ctx.pool = m->pool;
   pt_err_clear(&m->err);
   st = m->kernels[in->a](&ctx, argv, in->nargs);
   if (st != PTERA_OK) {
@@ -155,7 +156,10 @@ ptera_status ptera_method_execute(ptera_method *m) {
                        "method '%s' ran more than %u instructions (an endless loop?)",
                        m->plan->name.ptr, PR_MAX_EXECUTED_INSTRUCTIONS);
       uint32_t next;
-      ptera_status st = run_instruction(m, &chain->instrs[pc], c, pc, &next);
+      const pf_instr *in = &chain->instrs[pc];
+      if (m->hook) pr_method_hook(m, c, pc, in, 0);
+      ptera_status st = run_instruction(m, in, c, pc, &next);
+      if (m->hook) pr_method_hook(m, c, pc, in, 1);
       if (st != PTERA_OK) return st;
       pc = next;
     }

@@ -13,10 +13,11 @@ struct ptera_kernel_ctx {
   size_t temp_size;
   size_t temp_used;
   void *state;   /* from the instruction's prepare step, or NULL */
+  ptera_threadpool *pool; /* the method's, or NULL */
 };
 
 /* A context over a scratch buffer (temp may be NULL with temp_size 0), with
- * no prepared state. */
+ * no prepared state and no thread pool. */
 PT_FUNC void pr_kernel_ctx_init(ptera_kernel_ctx *ctx, const char *op_name, pt_err *err,
                                 void *temp, size_t temp_size);
 

@@ -105,6 +105,7 @@ static ptera_status setup_temp(ptera_method *m, const ptera_method_options *o) {
 }
 
 static ptera_status method_init(ptera_method *m, const ptera_method_options *o) {
+  m->pool = o ? o->threadpool : NULL;
   ptera_status st = setup_buffers(m, o);
   if (st != PTERA_OK) return st;
   m->input_set = pt_arena_array(&m->arena, m->plan->ninputs ? m->plan->ninputs : 1, 1, 1);

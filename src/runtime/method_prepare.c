@@ -59,8 +59,8 @@ static ptera_status prepare_one(ptera_method *m, const pf_instr *in, uint32_t k,
                    k, op, in->nargs, PR_PREPARE_MAX_ARGS);
   ptera_value *argv[PR_PREPARE_MAX_ARGS];
   for (uint32_t j = 0; j < in->nargs; j++) argv[j] = &m->values[in->args[j]];
-  ptera_kernel_prepare_ctx ctx = {op, &m->err, m->allocator, &m->packed, &m->packed_bytes, 1,
-                                  NULL, 0};
+  ptera_kernel_prepare_ctx ctx = {op, &m->err, m->allocator, &m->packed, &m->packed_bytes,
+                                  ptera_threadpool_size(m->pool), NULL, 0};
   pt_err_clear(&m->err);
   ptera_status st = m->prepares[in->a](&ctx, argv, in->nargs);
   if (st != PTERA_OK) {

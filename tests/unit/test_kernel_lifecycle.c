@@ -4,7 +4,13 @@
  * method-owned memory and declares a workspace; run must see that state and
  * that much temp. Also: registration errors, a failing prepare (message
  * names method, instruction and op), allocation-failure injection over load
- * + create (prepare's allocations included) and no heap use in execute. */
+ * + create (prepare's allocations included) and no heap use in execute.
+ * Then a prepared kernel that splits its work with ptera_kernel_parallel_for,
+ * out = x + 3c over 4096 floats, in two methods sharing one thread pool and
+ * executed from two threads at once (scripts/tsan.sh runs this test), and
+ * the profiling hook and memory report (method.h) on both programs. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -138,6 +144,64 @@ static void test_prepared_run(const uint8_t *file, size_t size) {
   CHECK(eu_live == 0);
 }
 
+/* ---- profiling hook and memory report ---- */
+
+typedef struct hook_log {
+  ptera_instr_event ev[16];
+  int runs_at[16]; /* runs_prepared when the event came */
+  int n;
+} hook_log;
+
+static void record(void *user, const ptera_instr_event *ev) {
+  hook_log *l = user;
+  if (l->n < 16) {
+    l->ev[l->n] = *ev;
+    l->runs_at[l->n] = runs_prepared;
+  }
+  l->n++;
+}
+
+static void test_hook_and_memory(const uint8_t *file, size_t size) {
+  ptera_program *p = eu_load(file, size);
+  if (!p) return;
+  ptera_method *m = NULL;
+  CHECK(ptera_method_create(p, "forward", NULL, &m) == PTERA_OK);
+  ptera_method_memory mem;
+  CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK);
+  CHECK(mem.planned_bytes == 48);                       /* the program's one 48-byte arena */
+  CHECK(mem.packed_bytes == 2 * sizeof(packed_add));    /* one state per instruction */
+  CHECK(mem.temp_bytes == WORKSPACE);                   /* the declared workspace wins */
+  CHECK(mem.arena_bytes >= 4096 && mem.arena_bytes < (1u << 20));
+  hook_log log = {0};
+  ptera_method_set_instr_hook(m, record, &log);
+  runs_prepared = 0;
+  const float x[3] = {0, 1, 2};
+  eu_exec_x(m, x, 40.0f, 81.0f, 122.0f);
+  CHECK(log.n == 4);
+  for (int i = 0; i < 4 && i < log.n; i++) {
+    const ptera_instr_event *e = &log.ev[i];
+    CHECK(e->chain == 0 && e->index == (uint32_t)(i / 2) && e->end == i % 2 &&
+          e->kind == PTERA_INSTR_KERNEL && !strcmp(e->name, "ptera_test::scaled_add.out"));
+    CHECK(log.runs_at[i] == (i + 1) / 2); /* begin before the kernel ran, end after */
+  }
+  ptera_method_set_instr_hook(m, NULL, NULL);
+  log.n = 0;
+  eu_exec_x(m, x, 40.0f, 81.0f, 122.0f);
+  CHECK(log.n == 0);
+  ptera_method_destroy(m);
+  /* temp_size overrides; the portable bound applies without a workspace. */
+  ptera_method_options mo = {0};
+  mo.temp_size = 12345;
+  CHECK(ptera_method_create(p, "forward", &mo, &m) == PTERA_OK);
+  CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK && mem.temp_bytes == 12345);
+  ptera_method_destroy(m);
+  CHECK(ptera_method_create(p, "nope", NULL, &m) == PTERA_INVALID_ARGUMENT);
+  CHECK(ptera_method_get_memory(m, &mem) == PTERA_INVALID_STATE && mem.temp_bytes == 0);
+  CHECK(ptera_method_get_memory(NULL, &mem) == PTERA_INVALID_ARGUMENT);
+  ptera_method_destroy(m);
+  ptera_program_destroy(p);
+}
+
 static void test_failing_prepare(const uint8_t *file, size_t size) {
   ptera_load_options lo = {0};
   lo.allocator = &eu_tracking;
@@ -190,6 +254,144 @@ static void test_alloc_failures(const uint8_t *file, size_t size) {
   CHECK(failures > 5 && in_prepare == 2);
 }
 
+/* ---- threads ---- */
+
+#define PN 4096
+
+typedef struct par_state {
+  float *thrice_c; /* packed at prepare */
+} par_state;
+
+typedef struct par_job {
+  const float *x, *k;
+  float *out;
+} par_job;
+
+static atomic_uint par_runs, par_threads_ok;
+
+static ptera_status par_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t n) {
+  if (n != 3 || !(args[1]->u.tensor->flags & PTERA_TENSOR_CONST)) return PTERA_OK;
+  par_state *s = ptera_kernel_prepare_alloc(ctx, sizeof *s, 8);
+  float *k = ptera_kernel_prepare_alloc(ctx, PN * sizeof(float), 64);
+  if (!s || !k) return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  const float *c = args[1]->u.tensor->data;
+  for (size_t i = 0; i < PN; i++) k[i] = 3.0f * c[i];
+  s->thrice_c = k;
+  ptera_kernel_prepare_set_state(ctx, s);
+  return PTERA_OK;
+}
+
+static void par_task(void *arg, size_t begin, size_t end) {
+  const par_job *j = arg;
+  for (size_t i = begin; i < end; i++) j->out[i] = j->x[i] + j->k[i];
+}
+
+static ptera_status par_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t n) {
+  const par_state *s = ptera_kernel_state(ctx);
+  if (n != 3 || !s) return ptera_kernel_fail(ctx, PTERA_INVALID_STATE, "not prepared");
+  par_job j = {args[0]->u.tensor->data, s->thrice_c, args[2]->u.tensor->data};
+  if (ptera_kernel_thread_count(ctx) == 3) atomic_fetch_add(&par_threads_ok, 1);
+  ptera_kernel_parallel_for(ctx, PN, 64, par_task, &j);
+  atomic_fetch_add(&par_runs, 1);
+  return PTERA_OK;
+}
+
+static const ptera_kernel_def PAR_DEF = {PTERA_KERNEL_ABI_VERSION, "ptera_test::par_add.out", par_run,
+                                         par_prepare};
+
+static float PC[PN];
+
+static uint8_t *emit_par_program(size_t *size) {
+  static pc_value values[3];
+  static const int32_t args[3] = {0, 1, 2}, in0[1] = {0}, out2[1] = {2}, sz[1] = {PN};
+  static const pc_instr instrs[1] = {{0, args, 3}};
+  static const int64_t bufs[1] = {2 * PN * sizeof(float)};
+  static const pc_operator ops[1] = {{"ptera_test::par_add", "out"}};
+  static pc_method method;
+  for (size_t i = 0; i < PN; i++) PC[i] = (float)(i % 97) - 40.0f;
+  values[0] = eu_tensor_f(PC_STORAGE_PLANNED, 1, sz);
+  values[0].u.tensor.memory_id = 1;
+  values[1] = eu_tensor_f(PC_STORAGE_CONST, 1, sz);
+  values[1].u.tensor.data = PC;
+  values[1].u.tensor.nbytes = sizeof PC;
+  values[2] = eu_tensor_f(PC_STORAGE_PLANNED, 1, sz);
+  values[2].u.tensor.memory_id = 1;
+  values[2].u.tensor.memory_offset = PN * sizeof(float);
+  method = (pc_method){"forward", values, 3, in0, 1, out2, 1, instrs, 1, ops, 1, bufs, 1};
+  pc_program prog = {&method, 1, NULL, 0};
+  return eu_emit(&prog, NULL, size);
+}
+
+typedef struct exec_thread {
+  ptera_method *m;
+  float seed;
+  int ok, allocs;
+} exec_thread;
+
+static void *exec_main(void *arg) {
+  exec_thread *t = arg;
+  static _Thread_local float x[PN];
+  const int32_t sz[1] = {PN};
+  for (int rep = 0; rep < 40; rep++) {
+    for (size_t i = 0; i < PN; i++) x[i] = t->seed + (float)rep + (float)(i % 13);
+    size_t before = eu_calls;
+    bool ok = ptera_method_set_input_tensor(t->m, 0, PTERA_DTYPE_FLOAT, 1, sz, x, sizeof x) == PTERA_OK &&
+              ptera_method_execute(t->m) == PTERA_OK;
+    t->allocs += eu_calls != before;
+    const ptera_value *y = ptera_method_output(t->m, 0);
+    const float *yd = ok && y ? y->u.tensor->data : NULL;
+    for (size_t i = 0; yd && i < PN; i++) /* exact: small integers */
+      ok &= yd[i] == x[i] + 3.0f * PC[i];
+    t->ok += ok && yd;
+  }
+  return NULL;
+}
+
+static void test_threads(void) {
+  CHECK(ptera_register_kernel_defs(&PAR_DEF, 1) == PTERA_OK);
+  size_t size = 0;
+  uint8_t *file = emit_par_program(&size);
+  if (!file) return;
+  ptera_load_options lo = {0};
+  lo.allocator = &eu_tracking;
+  eu_live = eu_calls = eu_fail_at = 0;
+  ptera_program *p = NULL;
+  ptera_threadpool *pool = NULL;
+  CHECK(ptera_threadpool_create(3, &eu_tracking, &pool) == PTERA_OK);
+  CHECK(ptera_program_load_buffer(file, size, &lo, &p) == PTERA_OK);
+  ptera_method_options mo = {0};
+  mo.threadpool = pool;
+  ptera_method *m1 = NULL, *m2 = NULL;
+  CHECK(ptera_method_create(p, "forward", &mo, &m1) == PTERA_OK);
+  CHECK(ptera_method_create(p, "forward", &mo, &m2) == PTERA_OK);
+  ptera_method_memory mem;
+  CHECK(ptera_method_get_memory(m1, &mem) == PTERA_OK);
+  CHECK(mem.planned_bytes == 2 * PN * sizeof(float) &&
+        mem.packed_bytes == sizeof(par_state) + PN * sizeof(float));
+  /* No workspace declared: the portable bound, 8 B x max(rank, 2) per element
+   * of the largest tensor plus 1 KiB (method.h). */
+  CHECK(mem.temp_bytes == 8 * 2 * PN + 1024);
+  if (m1 && m2) {
+    exec_thread a = {m1, 1.0f, 0, 0}, b = {m2, 1000.0f, 0, 0};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, exec_main, &a) == 0);
+    exec_main(&b);
+    pthread_join(t, NULL);
+    CHECK(a.ok == 40 && b.ok == 40);
+    CHECK(a.allocs == 0 && b.allocs == 0); /* execute makes no heap allocation */
+    CHECK(atomic_load(&par_runs) == 80);
+#ifdef PTERA_HAVE_THREADS
+    CHECK(atomic_load(&par_threads_ok) == 80);
+#endif
+  }
+  ptera_method_destroy(m1);
+  ptera_method_destroy(m2);
+  ptera_program_destroy(p);
+  ptera_threadpool_destroy(pool);
+  CHECK(eu_live == 0);
+  pt_free(NULL, file);
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -200,9 +402,11 @@ int main(int argc, char **argv) {
   if (file && failing) {
     test_prepared_run(file, size);
     test_failing_prepare(failing, fsize);
+    test_hook_and_memory(file, size);
     test_alloc_failures(file, size);
   }
   pt_free(NULL, file);
   pt_free(NULL, failing);
+  test_threads();
   return check_summary("kernel_lifecycle");
 }
