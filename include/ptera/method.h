@@ -99,7 +99,8 @@ typedef struct ptera_method_memory {
   size_t arena_bytes;   /* method metadata (values, tables) */
   size_t planned_bytes; /* memory-planned buffers (the library's or the caller's) */
   size_t temp_bytes;    /* kernel scratch arena, sized from the largest declared workspace */
-  size_t packed_bytes;  /* prepare-time allocations (packed weights) of kernels */
+  size_t packed_bytes;  /* prepare-time allocations (packed weights) of kernels, and what
+                         * delegates hold from their init allocator */
 } ptera_method_memory;
 
 /* What a loaded method holds; InvalidState when it did not load. */

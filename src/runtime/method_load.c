@@ -24,6 +24,7 @@ ptera_status pr_method_load_delegates(ptera_method *m) {
   m->delegates = pt_arena_array(&m->arena, plan->ndelegates ? plan->ndelegates : 1,
                                 sizeof *m->delegates, 8);
   if (!m->delegates) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  pr_method_init_delegate_allocator(m);
   for (uint32_t i = 0; i < plan->ndelegates; i++) {
     const pf_delegate *d = &plan->delegates[i];
     const ptera_backend *b = ptera_find_backend(d->id.ptr, d->id.len);
@@ -50,8 +51,8 @@ ptera_status pr_method_load_delegates(ptera_method *m) {
       specs[k].size = (size_t)d->specs[k].value.len;
     }
     char msg[PT_ERRMSG_SIZE] = "";
-    ptera_backend_init_ctx ctx = {plan->name.ptr, m->allocator, &m->program->named_data, msg,
-                                  sizeof msg};
+    ptera_backend_init_ctx ctx = {plan->name.ptr, &m->delegate_allocator,
+                                  &m->program->named_data, msg, sizeof msg};
     st = b->init(&ctx, blob.ptr, (size_t)blob.len, specs, d->nspecs, &m->delegates[i].handle);
     if (st != PTERA_OK)
       return pt_fail(&m->err, st, "method '%s' delegate %u: backend '%s' could not initialise: %s",

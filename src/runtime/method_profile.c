@@ -33,6 +33,6 @@ ptera_status ptera_method_get_memory(const ptera_method *m, ptera_method_memory 
   out->arena_bytes = m->arena.total;
   for (uint32_t j = 1; j < m->nbuffers; j++) out->planned_bytes += (size_t)m->buffer_sizes[j];
   out->temp_bytes = m->temp_size;
-  out->packed_bytes = m->packed_bytes;
+  out->packed_bytes = m->packed_bytes + m->delegate_bytes;
   return PTERA_OK;
 }

@@ -84,6 +84,8 @@ struct ptera_method {
   size_t packed_bytes;
   size_t max_workspace;     /* largest declared workspace */
   ptera_threadpool *pool;   /* from the options, or NULL */
+  ptera_allocator delegate_allocator; /* the method's, counting (delegate_alloc.c) */
+  size_t delegate_bytes;    /* what delegates hold through it */
   ptera_instr_hook hook;    /* profiling, or NULL */
   void *hook_user;
 };
@@ -106,6 +108,8 @@ PT_FUNC ptera_status pr_method_load_instructions(ptera_method *m);
  * instructions are loaded); the states and allocations are the method's. */
 PT_FUNC ptera_status pr_method_prepare(ptera_method *m);
 PT_FUNC void pr_method_release_prepared(ptera_method *m);
+/* Sets up m->delegate_allocator (before delegates are initialised). */
+PT_FUNC void pr_method_init_delegate_allocator(ptera_method *m);
 /* Tells the profiling hook about instruction k of chain c (end: 0 before, 1 after). */
 PT_FUNC void pr_method_hook(ptera_method *m, uint32_t c, uint32_t k, const pf_instr *in, int end);
 /* A kernel call must not write read-only program data: checked at load, and

@@ -17,17 +17,18 @@ static void *odd_alloc(void *ud, size_t size, size_t align) {
   uint8_t *raw = NULL;
   if (posix_memalign((void **)&raw, 4096, 4096 + 16 + size) != 0) return NULL;
   live++;
-  memcpy(raw, &raw, sizeof raw);
+  void *orig = raw; /* kept in front of the block, for odd_free */
+  memcpy(raw, &orig, sizeof orig);
   memset(raw + 4096 + 16, 0xCD, size); /* the arena must zero what it hands out */
   return raw + 4096 + 16;
 }
 static void odd_free(void *ud, void *p) {
   (void)ud;
   if (!p) return;
-  uint8_t *raw;
-  memcpy(&raw, (uint8_t *)p - 4096 - 16, sizeof raw);
+  void *orig;
+  memcpy(&orig, (uint8_t *)p - 4096 - 16, sizeof orig);
   live--;
-  free(raw);
+  free(orig);
 }
 static const ptera_allocator odd = {odd_alloc, odd_free, NULL};
 

@@ -8,7 +8,8 @@
  * Then a prepared kernel that splits its work with ptera_kernel_parallel_for,
  * out = x + 3c over 4096 floats, in two methods sharing one thread pool and
  * executed from two threads at once (scripts/tsan.sh runs this test), and
- * the profiling hook and memory report (method.h) on both programs. */
+ * the profiling hook and memory report (method.h) on both programs and on
+ * a corpus program whose one instruction is a delegate (a stand-in backend). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -202,6 +203,80 @@ static void test_hook_and_memory(const uint8_t *file, size_t size) {
   ptera_program_destroy(p);
 }
 
+/* A stand-in for the OpenVINO backend of a corpus program: init keeps a
+ * handle and 1000 bytes of "weights" from the init allocator (and frees a
+ * scratch block); the memory report counts what it holds as packed bytes. */
+typedef struct fake_handle {
+  const ptera_allocator *a;
+  void *weights;
+} fake_handle;
+
+static int fake_execs;
+
+static ptera_status fake_init(ptera_backend_init_ctx *c, const void *blob, size_t n,
+                              const ptera_compile_spec *specs, size_t nspecs, void **out) {
+  (void)blob;
+  (void)n;
+  (void)specs;
+  (void)nspecs;
+  void *scratch = c->allocator->alloc(c->allocator->user_data, 500, 8);
+  fake_handle *h = c->allocator->alloc(c->allocator->user_data, sizeof *h, 64);
+  void *w = c->allocator->alloc(c->allocator->user_data, 1000, 64);
+  c->allocator->free(c->allocator->user_data, scratch);
+  if (!h || !w || !scratch || ((uintptr_t)h & 63) || ((uintptr_t)w & 63)) return PTERA_MEMORY_ALLOCATION_FAILED;
+  h->a = c->allocator;
+  h->weights = w;
+  *out = h;
+  return PTERA_OK;
+}
+static ptera_status fake_exec(ptera_backend_exec_ctx *c, void *h, ptera_value **a, size_t n) {
+  (void)c;
+  (void)h;
+  (void)a;
+  (void)n;
+  fake_execs++;
+  return PTERA_OK;
+}
+static void fake_destroy(void *handle) {
+  fake_handle *h = handle;
+  h->a->free(h->a->user_data, h->weights);
+  h->a->free(h->a->user_data, h);
+}
+
+static void test_delegate_memory(const char *corpus) {
+  static const ptera_backend fake = {PTERA_BACKEND_ABI_VERSION, "OpenvinoBackend", NULL, fake_init,
+                                     fake_exec, fake_destroy};
+  CHECK(ptera_register_backend(&fake) == PTERA_OK);
+  ptera_load_options lo = {0};
+  lo.allocator = &eu_tracking;
+  eu_live = eu_calls = eu_fail_at = 0;
+  ptera_program *p = NULL;
+  CHECK(ptera_program_load_file(
+            check_corpus_path(corpus, "pte/corey-cole+djl-executorch-engine__src_test_resources_models_openvino_openvino_tiny.pte"),
+            &lo, &p) == PTERA_OK);
+  ptera_method *m = NULL;
+  CHECK(ptera_method_create(p, "forward", NULL, &m) == PTERA_OK);
+  ptera_method_memory mem;
+  CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK);
+  CHECK(mem.packed_bytes == sizeof(fake_handle) + 1000);
+  static _Alignas(64) uint8_t io[1 << 16];
+  for (size_t k = 0; k < ptera_method_input_count(m); k++) {
+    const ptera_value *v = ptera_method_input(m, k);
+    if (v->tag == PTERA_TAG_TENSOR && ptera_tensor_nbytes(v->u.tensor) <= sizeof io)
+      CHECK(ptera_method_set_input_tensor(m, k, (ptera_dtype)v->u.tensor->dtype, v->u.tensor->dim,
+                                          v->u.tensor->sizes, io, ptera_tensor_nbytes(v->u.tensor)) ==
+            PTERA_OK);
+  }
+  hook_log log = {0};
+  ptera_method_set_instr_hook(m, record, &log);
+  CHECK(ptera_method_execute(m) == PTERA_OK && fake_execs == 1);
+  CHECK(log.n == 2 && log.ev[0].kind == PTERA_INSTR_DELEGATE && log.ev[0].end == 0 &&
+        log.ev[1].end == 1 && log.ev[0].index == 0 && !strcmp(log.ev[0].name, "OpenvinoBackend"));
+  ptera_method_destroy(m);
+  ptera_program_destroy(p);
+  CHECK(eu_live == 0);
+}
+
 static void test_failing_prepare(const uint8_t *file, size_t size) {
   ptera_load_options lo = {0};
   lo.allocator = &eu_tracking;
@@ -393,8 +468,7 @@ static void test_threads(void) {
 }
 
 int main(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
+  const char *corpus = argc > 1 ? argv[1] : "../shared/corpus";
   test_registration();
   size_t size = 0, fsize = 0;
   uint8_t *file = emit_program("ptera_test::scaled_add", &size);
@@ -408,5 +482,6 @@ int main(int argc, char **argv) {
   pt_free(NULL, file);
   pt_free(NULL, failing);
   test_threads();
+  test_delegate_memory(corpus);
   return check_summary("kernel_lifecycle");
 }
