@@ -47,6 +47,28 @@ double cli_element(int dtype, const void *data, size_t index);
 /* Prints "dtype[shape]" into buf. */
 void cli_format_shape(char *buf, size_t cap, int dtype, size_t dim, const int32_t *sizes);
 
+/* A loaded method with its inputs bound (cli_session.c), for run and bench. */
+typedef struct cli_session {
+  ptera_bundled *bundled; /* when the model is a .bpte: its embedded program runs */
+  ptera_program *program;
+  ptera_method *method;
+  void **buffers; /* input data and output buffers the method points at */
+  size_t nbuffers, cap;
+  size_t noutput_buffers; /* buffers[0 .. noutput_buffers): kept for every execution */
+} cli_session;
+
+/* Loads model (.pte or .bpte), attaches the .ptd files, creates the method
+ * and gives unplanned outputs memory. Errors are printed; returns 0 or an
+ * exit status. Call cli_session_close afterwards in every case. */
+int cli_session_open(cli_session *s, const char *model, const char *const *data, size_t ndata,
+                     const char *method);
+/* Binds every input: from files (one per input, in order) or, when files is
+ * NULL, ones or (random) values seeded by seed. */
+int cli_session_bind_inputs(cli_session *s, const char *const *files, bool random, uint64_t seed);
+/* Frees the buffers of the last bound inputs. */
+void cli_session_drop_inputs(cli_session *s);
+void cli_session_close(cli_session *s);
+
 /* Top-k (cli_topk.c). Writes the indices of the min(k, n) largest values
  * into idx, largest first; equal values keep the lower index first and NaN
  * ranks below every number. Returns the count, or -1 when out of memory. */
