@@ -150,7 +150,7 @@ static bool is_bundle(const char *path) {
 }
 
 int cli_session_open(cli_session *s, const char *model, const char *const *data, size_t ndata,
-                     const char *method) {
+                     const char *method, size_t threads) {
   memset(s, 0, sizeof *s);
   ptera_status st;
   if (is_bundle(model)) {
@@ -165,7 +165,14 @@ int cli_session_open(cli_session *s, const char *model, const char *const *data,
     st = ptera_program_attach_data_file(s->program, data[i]);
     if (st != PTERA_OK) return cli_error(st, "%s", ptera_program_errmsg(s->program));
   }
-  st = ptera_method_create(s->program, method, NULL, &s->method);
+  ptera_method_options mo;
+  memset(&mo, 0, sizeof mo);
+  if (threads != 1) {
+    st = ptera_threadpool_create(threads, NULL, &s->pool);
+    if (st != PTERA_OK) return cli_error(st, "cannot start a pool of %zu threads", threads);
+    mo.threadpool = s->pool;
+  }
+  st = ptera_method_create(s->program, method, &mo, &s->method);
   if (st != PTERA_OK) return cli_error(st, "%s", ptera_method_errmsg(s->method));
   return bind_outputs(s);
 }
@@ -174,7 +181,11 @@ void cli_session_close(cli_session *s) {
   ptera_method_destroy(s->method);
   if (s->bundled) ptera_bundled_destroy(s->bundled);
   else ptera_program_destroy(s->program);
+  ptera_threadpool_destroy(s->pool);
   for (size_t i = 0; i < s->nbuffers; i++) free(s->buffers[i]);
   free(s->buffers);
   memset(s, 0, sizeof *s);
+}
+
+size_t cli_session_threads(const cli_session *s) { return ptera_threadpool_size(s->pool);
 }

@@ -29,6 +29,8 @@ static const char help[] =
     "                      --random values: execution j uses seed SEED + j)\n"
     "  --output-dir DIR    write each output to DIR/output_<k>.npy; with --then,\n"
     "                      execution j's to DIR/run<j>_output_<k>.npy\n"
+    "  --threads N         threads for the method's kernels (default 0: all cores;\n"
+    "                      1: no thread pool)\n"
     "  --show N            values printed per output (default 8)\n"
     "  --top K             for each floating-point output of shape [N] or [1, N]\n"
     "                      (2 <= N <= 100000), print its K largest values with\n"
@@ -59,6 +61,7 @@ typedef struct run_opts {
   uint64_t seed;
   size_t show;
   size_t top;
+  size_t threads;
 } run_opts;
 
 static int parse_args(int argc, char **argv, run_opts *o) {
@@ -94,6 +97,13 @@ static int parse_args(int argc, char **argv, run_opts *o) {
     } else if (strcmp(a, "--random") == 0 && has_next) {
       o->random = true;
       o->seed = strtoull(argv[++i], NULL, 10);
+    } else if (strcmp(a, "--threads") == 0 && has_next) {
+      uint64_t v;
+      if (cli_parse_count(argv[++i], 1024, &v) != 0) {
+        fprintf(stderr, "ptera run: --threads takes a count from 0 to 1024, not '%s'\n", argv[i]);
+        return 2;
+      }
+      o->threads = (size_t)v;
     } else if (strcmp(a, "--show") == 0 && has_next) {
       o->show = (size_t)strtoull(argv[++i], NULL, 10);
     } else if (strcmp(a, "--top") == 0 && has_next) {
@@ -247,7 +257,7 @@ static int check_input_counts(cli_session *s, const run_opts *o) {
 }
 
 static int run(cli_session *s, const run_opts *o) {
-  int rc = cli_session_open(s, o->model, o->data, o->ndata, o->method);
+  int rc = cli_session_open(s, o->model, o->data, o->ndata, o->method, o->threads);
   if (rc == 0) rc = check_input_counts(s, o);
   if (rc) return rc;
   bool dir_made = false; /* --output-dir is created (or found) once, not per execution */
