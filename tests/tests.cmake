@@ -59,3 +59,8 @@ add_test(NAME schema
                  ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
                  ${CMAKE_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
 set_tests_properties(schema PROPERTIES TIMEOUT 300)
+
+# `ptera bench`: statistics, --profile against --trace, option validation.
+add_test(NAME cli_bench
+         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/bench.py $<TARGET_FILE:ptera>
+                 ${CMAKE_SOURCE_DIR})
