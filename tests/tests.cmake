@@ -60,6 +60,11 @@ add_test(NAME schema
                  ${CMAKE_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
 set_tests_properties(schema PROPERTIES TIMEOUT 300)
 
+# `ptera bench`: statistics, --profile against --trace, option validation.
+add_test(NAME cli_bench
+         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/bench.py $<TARGET_FILE:ptera>
+                 ${CMAKE_SOURCE_DIR})
+
 # `ptera inspect` ends with each method's memory once loaded: AddModel has one
 # 32-byte planned buffer, no prepared kernel, and float[3] tensors only, so
 # the temp arena is the 4 KiB minimum (method.h).
