@@ -36,8 +36,13 @@ typedef void (*pk_vbinary_f32)(size_t n, const float *a, const float *b, float *
 enum { PK_VB_ADD, PK_VB_SUB, PK_VB_MUL, PK_VB_DIV, PK_VB_COUNT };
 enum { PK_VB_RUNS = 0, PK_VB_SCALAR_B = 1, PK_VB_SCALAR_A = 2, PK_VB_MODES = 3 };
 
+enum {
+  PK_VU_EXP, PK_VU_TANH, PK_VU_SIGMOID, PK_VU_GELU_ERF, PK_VU_GELU_TANH, PK_VU_RSQRT,
+  PK_VU_RELU, PK_VU_NEG, PK_VU_COUNT
+};
+
 typedef struct pk_vmath_f32_table {
-  pk_vunary_f32 exp, tanh, sigmoid, gelu_erf, gelu_tanh, rsqrt, relu, neg;
+  pk_vunary_f32 unary[PK_VU_COUNT];
   /* y = min(max(x, lo), hi) keeping NaN (lo may be -inf, hi +inf). */
   void (*clamp)(size_t n, const float *x, float lo, float hi, float *y);
   pk_vbinary_f32 binary[PK_VB_COUNT][PK_VB_MODES];

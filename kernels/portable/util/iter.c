@@ -21,6 +21,44 @@ void pk_iter_init_raw(pk_iter *it, size_t ndim, const int32_t *sizes, const uint
   for (size_t k = 0; k < nops; k++) it->off[k] = 0;
 }
 
+void pk_iter_rows(pk_iter *it, size_t *n, ptrdiff_t *stride) {
+  size_t nd = 0;
+  for (size_t j = 0; j < it->ndim; j++) {
+    bool merge = nd > 0;
+    for (size_t k = 0; merge && k < it->nops; k++)
+      merge = it->stride[k][nd - 1] == it->stride[k][j] * (ptrdiff_t)it->size[j];
+    if (merge) {
+      it->size[nd - 1] *= it->size[j];
+      for (size_t k = 0; k < it->nops; k++) it->stride[k][nd - 1] = it->stride[k][j];
+    } else {
+      it->size[nd] = it->size[j];
+      for (size_t k = 0; k < it->nops; k++) it->stride[k][nd] = it->stride[k][j];
+      nd++;
+    }
+  }
+  if (nd == 0) {
+    *n = 1;
+    for (size_t k = 0; k < it->nops; k++) stride[k] = 0;
+  } else {
+    nd--;
+    *n = it->size[nd];
+    for (size_t k = 0; k < it->nops; k++) stride[k] = it->stride[k][nd];
+  }
+  it->ndim = nd;
+  it->numel = *n ? it->numel / *n : 0;
+  pk_iter_reset(it);
+}
+
+void pk_iter_seek(pk_iter *it, size_t pos) {
+  pk_iter_reset(it);
+  it->pos = pos;
+  for (size_t d = it->ndim; d-- > 0;) {
+    it->idx[d] = pos % it->size[d];
+    pos /= it->size[d];
+    for (size_t k = 0; k < it->nops; k++) it->off[k] += it->stride[k][d] * (ptrdiff_t)it->idx[d];
+  }
+}
+
 void pk_iter_init(pk_iter *it, const ptera_tensor *out, const ptera_tensor *const *ins,
                   size_t nin) {
   int64_t strides[PK_ITER_MAX_OPS][PTERA_MAX_DIM];

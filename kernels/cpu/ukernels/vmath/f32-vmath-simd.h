@@ -313,8 +313,9 @@ static void vm_norm_apply(size_t n, const float *x, float mean, float rstd, cons
 
 #define VM_TABLE(tname)                                                            \
   const pk_vmath_f32_table tname = {                                               \
-      vm_exp_run,  vm_tanh_run, vm_sigmoid_run, vm_gelu_erf_run, vm_gelu_tanh_run, \
-      vm_rsqrt_run, vm_relu_run, vm_neg_run, vm_clamp_run,                         \
+      {vm_exp_run, vm_tanh_run, vm_sigmoid_run, vm_gelu_erf_run, vm_gelu_tanh_run, \
+       vm_rsqrt_run, vm_relu_run, vm_neg_run},                                     \
+      vm_clamp_run,                                                                \
       {{vm_add_rr, vm_add_rs, vm_add_sr},                                          \
        {vm_sub_rr, vm_sub_rs, vm_sub_sr},                                          \
        {vm_mul_rr, vm_mul_rs, vm_mul_sr},                                          \
