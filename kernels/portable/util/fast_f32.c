@@ -7,6 +7,10 @@
 
 #define ROW_GRAIN_ELEMS 16384 /* elements per task, at least */
 
+static bool fast_on = true;
+
+void pk_fast_f32_enable(bool on) { fast_on = on; }
+
 /* One job over the rows of an iterator; row() gets each operand's pointer. */
 typedef struct row_job {
   pk_iter it;
@@ -74,7 +78,7 @@ static void binary_row(const row_job *j, char *const *p, size_t n) {
 
 bool pk_fast_binary_f32(ptera_kernel_ctx *ctx, int vop, const ptera_tensor *a,
                         const ptera_tensor *b, ptera_tensor *out, int common) {
-  if (common != PTERA_DTYPE_FLOAT || out->dtype != PTERA_DTYPE_FLOAT) return false;
+  if (!fast_on || common != PTERA_DTYPE_FLOAT || out->dtype != PTERA_DTYPE_FLOAT) return false;
   /* 0-d operands of another dtype are read once as float (pk_load_f32) */
   ptera_tensor sa, sb;
   float va, vb;
@@ -114,7 +118,7 @@ static void clamp_row(const row_job *j, char *const *p, size_t n) {
 
 /* A one-input job over in and out (Float); the same layout makes it one flat run. */
 static bool unary_job(row_job *j, const ptera_tensor *in, ptera_tensor *out) {
-  if (in->dtype != PTERA_DTYPE_FLOAT || out->dtype != PTERA_DTYPE_FLOAT) return false;
+  if (!fast_on || in->dtype != PTERA_DTYPE_FLOAT || out->dtype != PTERA_DTYPE_FLOAT) return false;
   const ptera_tensor *ins[1] = {in};
   if (pk_same_layout(in, out)) {
     memset(j, 0, sizeof *j);
@@ -156,8 +160,9 @@ static void softmax_row(const row_job *j, char *const *p, size_t n) {
   else j->vm->softmax(n, (const float *)p[1], (float *)p[0]);
 }
 
-void pk_fast_softmax_rows(ptera_kernel_ctx *ctx, const pk_iter *it, size_t len,
+bool pk_fast_softmax_rows(ptera_kernel_ctx *ctx, const pk_iter *it, size_t len,
                           const ptera_tensor *in, ptera_tensor *out, bool log_) {
+  if (!fast_on) return false;
   row_job j;
   memset(&j, 0, sizeof j);
   j.it = *it;
@@ -168,6 +173,7 @@ void pk_fast_softmax_rows(ptera_kernel_ctx *ctx, const pk_iter *it, size_t len,
   j.log_ = log_;
   j.row = softmax_row;
   parallel_rows(ctx, &j);
+  return true;
 }
 
 typedef struct ln_job {
@@ -208,17 +214,19 @@ static void ln_rows(void *arg, size_t begin, size_t end) {
   }
 }
 
-void pk_fast_layer_norm_f32(ptera_kernel_ctx *ctx, const float *x, size_t M, size_t K,
+bool pk_fast_layer_norm_f32(ptera_kernel_ctx *ctx, const float *x, size_t M, size_t K,
                             const float *w, const float *b, double eps, float *y, double *mean,
                             double *rstd) {
+  if (!fast_on) return false;
   ln_job j = {x, w, b, y, K, eps, mean, rstd, pk_vmath_f32()};
   size_t grain = K >= ROW_GRAIN_ELEMS ? 1 : ROW_GRAIN_ELEMS / K;
   ptera_kernel_parallel_for(ctx, M, grain, ln_rows, &j);
+  return true;
 }
 
 bool pk_fast_reduce_f32(const pk_reduce_plan *p, const ptera_tensor *in, ptera_tensor *out,
                         bool keepdim, int kind) {
-  if (in->dtype != PTERA_DTYPE_FLOAT || out->dtype != PTERA_DTYPE_FLOAT) return false;
+  if (!fast_on || in->dtype != PTERA_DTYPE_FLOAT || out->dtype != PTERA_DTYPE_FLOAT) return false;
   pk_iter outer, inner;
   pk_reduce_iters(p, in, out, keepdim, &outer, &inner);
   size_t n;
@@ -245,7 +253,7 @@ bool pk_fast_reduce_f32(const pk_reduce_plan *p, const ptera_tensor *in, ptera_t
 bool pk_fast_where_f32(ptera_kernel_ctx *ctx, const ptera_tensor *c, const ptera_tensor *a,
                        const ptera_tensor *b, ptera_tensor *out) {
   (void)ctx;
-  if (c->dtype != PTERA_DTYPE_BOOL || a->dtype != PTERA_DTYPE_FLOAT ||
+  if (!fast_on || c->dtype != PTERA_DTYPE_BOOL || a->dtype != PTERA_DTYPE_FLOAT ||
       b->dtype != PTERA_DTYPE_FLOAT || out->dtype != PTERA_DTYPE_FLOAT)
     return false;
   const ptera_tensor *ins[3] = {c, a, b};
@@ -271,7 +279,7 @@ bool pk_fast_where_f32(ptera_kernel_ctx *ctx, const ptera_tensor *c, const ptera
 bool pk_fast_masked_fill_f32(ptera_kernel_ctx *ctx, const ptera_tensor *self,
                              const ptera_tensor *mask, float value, ptera_tensor *out) {
   (void)ctx;
-  if (self->dtype != PTERA_DTYPE_FLOAT || out->dtype != PTERA_DTYPE_FLOAT) return false;
+  if (!fast_on || self->dtype != PTERA_DTYPE_FLOAT || out->dtype != PTERA_DTYPE_FLOAT) return false;
   const ptera_tensor *ins[2] = {self, mask};
   row_job j;
   if (!rows_init(&j, out, ins, 2)) return false;

@@ -12,6 +12,10 @@
 
 #include "portable/util/iter.h"
 
+/* Tests: false makes every kernel run its portable loop (not thread-safe;
+ * set it before running kernels, as pk_isa_force). On by default. */
+PT_FUNC void pk_fast_f32_enable(bool on);
+
 /* out = a (vop: PK_VB_ADD...) b with common dtype Float and out Float; a or b
  * may be a 0-d tensor of any real dtype (read as float, as the portable loop). */
 PT_FUNC bool pk_fast_binary_f32(ptera_kernel_ctx *ctx, int vop, const ptera_tensor *a,
@@ -24,11 +28,11 @@ PT_FUNC bool pk_fast_clamp_f32(ptera_kernel_ctx *ctx, const ptera_tensor *in, fl
                                ptera_tensor *out);
 /* (log_)softmax along rows: it walks the rows (operand 0 out, 1 in) whose
  * len elements are contiguous in both; in and out Float. */
-PT_FUNC void pk_fast_softmax_rows(ptera_kernel_ctx *ctx, const pk_iter *it, size_t len,
+PT_FUNC bool pk_fast_softmax_rows(ptera_kernel_ctx *ctx, const pk_iter *it, size_t len,
                                   const ptera_tensor *in, ptera_tensor *out, bool log_);
 /* Layer norm of M row-major rows of K > 0 floats: mean[g] and rstd[g]
  * (double, as the portable kernel) and out; w and b (K floats) may be NULL. */
-PT_FUNC void pk_fast_layer_norm_f32(ptera_kernel_ctx *ctx, const float *x, size_t M, size_t K,
+PT_FUNC bool pk_fast_layer_norm_f32(ptera_kernel_ctx *ctx, const float *x, size_t M, size_t K,
                                     const float *w, const float *b, double eps, float *y,
                                     double *mean, double *rstd);
 /* Reductions whose reduced elements are one contiguous run per output
