@@ -150,6 +150,26 @@ bool pk_same_layout(const ptera_tensor *a, const ptera_tensor *b) {
   return true;
 }
 
+void pk_copy_run(char *d, int64_t ds, const char *s, int64_t ss, int64_t n, size_t es) {
+  if (ds == 1 && ss == 1) {
+    memcpy(d, s, (size_t)n * es);
+    return;
+  }
+#define PK_COPY_RUN(SZ)                                                              \
+  for (int64_t i = 0; i < n; i++) memcpy(d + i * ds * (SZ), s + i * ss * (SZ), (SZ)); \
+  return;
+  switch (es) {
+    case 1: PK_COPY_RUN(1)
+    case 2: PK_COPY_RUN(2)
+    case 4: PK_COPY_RUN(4)
+    case 8: PK_COPY_RUN(8)
+    default:
+      for (int64_t i = 0; i < n; i++)
+        memcpy(d + i * ds * (int64_t)es, s + i * ss * (int64_t)es, es);
+  }
+#undef PK_COPY_RUN
+}
+
 void pk_copy_reshape(ptera_tensor *dst, const ptera_tensor *src) {
   size_t n = src->numel < dst->numel ? src->numel : dst->numel;
   if (n == 0) return;
@@ -183,11 +203,18 @@ void pk_copy_same_shape(ptera_tensor *dst, const ptera_tensor *src) {
   const ptera_tensor *ins[1] = {src};
   pk_iter_init(&it, dst, ins, 1);
   size_t es = ptera_dtype_size(src->dtype);
+  if (dst->dtype == src->dtype) { /* runs of the innermost dim */
+    size_t n;
+    ptrdiff_t st[2];
+    pk_iter_rows(&it, &n, st);
+    PK_ITER_FOR(it) {
+      pk_copy_run(PK_PTR(dst->data, it, 0), st[0] / (ptrdiff_t)es, PK_PTR(src->data, it, 1),
+                  st[1] / (ptrdiff_t)es, (int64_t)n, es);
+    }
+    return;
+  }
   PK_ITER_FOR(it) {
-    if (dst->dtype == src->dtype)
-      memcpy(PK_PTR(dst->data, it, 0), PK_PTR(src->data, it, 1), es);
-    else
-      pk_convert_elem(PK_PTR(dst->data, it, 0), dst->dtype, PK_PTR(src->data, it, 1), src->dtype);
+    pk_convert_elem(PK_PTR(dst->data, it, 0), dst->dtype, PK_PTR(src->data, it, 1), src->dtype);
   }
 }
 

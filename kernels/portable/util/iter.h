@@ -80,6 +80,9 @@ PT_FUNC bool pk_is_rowmajor(const ptera_tensor *t);
 /* Same sizes and same strides (memory layouts agree element for element). */
 PT_FUNC bool pk_same_layout(const ptera_tensor *a, const ptera_tensor *b);
 
+/* Copies n elements of es bytes between runs with element strides ds and ss
+ * (1 and 1: one memcpy; the common sizes as fixed-size moves). */
+PT_FUNC void pk_copy_run(char *d, int64_t ds, const char *s, int64_t ss, int64_t n, size_t es);
 /* Copies src to dst (same numel) in logical row-major order: a reshape. Dtypes
  * may differ (converted). */
 PT_FUNC void pk_copy_reshape(ptera_tensor *dst, const ptera_tensor *src);
