@@ -8,11 +8,12 @@
 #include "builtin.h"
 #include "portable/util/pk.h"
 #include "portable/util/binop.h"
+#include "cpu/vmath.h"
 
 static float true_f32(float a, float b, float al) { (void)al; return a / b; }
 static double true_f64(double a, double b, double al) { (void)al; return a / b; }
 static bool never_i64(int64_t a, int64_t b, int64_t al, int64_t *r) { (void)a; (void)b; (void)al; *r = 0; return true; }
-static const pk_binop true_fn = {true_f32, true_f64, never_i64};
+static const pk_binop true_fn = {true_f32, true_f64, never_i64, 1 + PK_VB_DIV};
 
 ptera_status pk_div_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   return pk_binop_tt_kernel(ctx, "aten::div.out", args, nargs, "other", &true_fn, PK_BINOP_FLOAT, "");
@@ -26,7 +27,7 @@ static bool trunc_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
   *r = pk_truncdiv_i64(a, b);
   return true;
 }
-static const pk_binop trunc_fn = {trunc_f32, trunc_f64, trunc_i64};
+static const pk_binop trunc_fn = {trunc_f32, trunc_f64, trunc_i64, 0};
 
 static float floor_f32(float a, float b, float al) { (void)al; return pk_floordiv_f32(a, b); }
 static double floor_f64(double a, double b, double al) { (void)al; return pk_floordiv_f64(a, b); }
@@ -36,7 +37,7 @@ static bool floor_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
   *r = pk_floordiv_i64(a, b);
   return true;
 }
-static const pk_binop floor_fn = {floor_f32, floor_f64, floor_i64};
+static const pk_binop floor_fn = {floor_f32, floor_f64, floor_i64, 0};
 
 /* b is other (a Tensor, or a Scalar wrapped as 0-d); mode 0/1/2. */
 static ptera_status div_mode_run(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *a,

@@ -12,7 +12,7 @@ static bool i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
   *r = pk_cmod_i64(a, b);
   return true;
 }
-static const pk_binop fn = {f32, f64, i64};
+static const pk_binop fn = {f32, f64, i64, 0};
 
 ptera_status pk_fmod_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   return pk_binop_tt_kernel(ctx, "aten::fmod.Tensor_out", args, nargs, "other", &fn,

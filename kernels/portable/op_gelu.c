@@ -5,6 +5,8 @@
 
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "cpu/vmath.h"
+#include "portable/util/fast_f32.h"
 
 ptera_status pk_gelu_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::gelu.out";
@@ -26,6 +28,7 @@ ptera_status pk_gelu_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs
   PK_TRY(pk_get_tensor(ctx, op, args, 2, "out", &out));
   PK_TRY(pk_check_float(ctx, op, "self", in));
   PK_TRY(pk_same_dtype_resize(ctx, op, in, out));
+  if (pk_fast_unary_f32(ctx, use_tanh ? PK_VU_GELU_TANH : PK_VU_GELU_ERF, in, out)) return PTERA_OK;
   pk_iter it;
   pk_iter_init1(&it, out, in);
   int dt = in->dtype;

@@ -2,6 +2,7 @@
  * clamps to [min_val, max_val] keeping the dtype (real self, no Bool); NaN propagates. */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/fast_f32.h"
 
 ptera_status pk_hardtanh_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::hardtanh.out";
@@ -14,6 +15,9 @@ ptera_status pk_hardtanh_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t n
   PK_TRY(pk_get_tensor(ctx, op, args, 3, "out", &out));
   PK_TRY(pk_check_real(ctx, op, "self", in));
   PK_TRY(pk_same_dtype_resize(ctx, op, in, out));
+  if (in->dtype == PTERA_DTYPE_FLOAT &&
+      pk_fast_clamp_f32(ctx, in, (float)pk_scalar_f64(&lo), (float)pk_scalar_f64(&hi), out))
+    return PTERA_OK;
   pk_iter it;
   pk_iter_init1(&it, out, in);
   int dt = in->dtype;

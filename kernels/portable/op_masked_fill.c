@@ -3,6 +3,7 @@
 #include "builtin.h"
 #include "portable/util/index_ext.h"
 #include "portable/util/pk.h"
+#include "portable/util/fast_f32.h"
 
 ptera_status pk_masked_fill_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::masked_fill.Scalar_out";
@@ -24,6 +25,11 @@ ptera_status pk_masked_fill_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args
   if (out->numel == 0) return PTERA_OK;
   char elem[16];
   pk_store_scalar(elem, out->dtype, &value);
+  if (out->dtype == PTERA_DTYPE_FLOAT) {
+    float v;
+    memcpy(&v, elem, sizeof v);
+    if (pk_fast_masked_fill_f32(ctx, self, mask, v, out)) return PTERA_OK;
+  }
   size_t es = ptera_dtype_size(out->dtype);
   pk_iter it;
   pk_iter_init(&it, out, ins, 2);

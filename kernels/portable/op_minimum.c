@@ -18,7 +18,7 @@ static bool i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
   *r = b < a ? b : a;
   return true;
 }
-static const pk_binop fn = {f32, f64, i64};
+static const pk_binop fn = {f32, f64, i64, 0};
 
 ptera_status pk_minimum_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   return pk_binop_tt_kernel(ctx, "aten::minimum.out", args, nargs, "other", &fn, 0, "");

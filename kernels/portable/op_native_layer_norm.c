@@ -6,6 +6,7 @@
  * have normalized_shape's element count. The return slot is a TensorList. */
 #include "builtin.h"
 #include "portable/util/norm.h"
+#include "portable/util/fast_f32.h"
 
 ptera_status pk_native_layer_norm_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::native_layer_norm.out";
@@ -50,9 +51,14 @@ ptera_status pk_native_layer_norm_out(ptera_kernel_ctx *ctx, ptera_value **args,
   pk_norm_shape s = {M, K, 1, 1, K ? K : 1, M};
   double *mean, *var;
   PK_TRY(pk_norm_temp(ctx, op, M, &mean, &var));
-  pk_norm_stats(&s, in, mean, var);
-  for (size_t g = 0; g < M; g++) var[g] = 1.0 / sqrt(var[g] + eps); /* now rstd */
-  pk_norm_apply(&s, in, out, mean, var, w, b);
+  if (!(in->dtype == PTERA_DTYPE_FLOAT && K > 0 &&
+        pk_fast_layer_norm_f32(ctx, (const float *)in->data, M, K,
+                               w ? (const float *)w->data : NULL, b ? (const float *)b->data : NULL,
+                               eps, (float *)out->data, mean, var))) {
+    pk_norm_stats(&s, in, mean, var);
+    for (size_t g = 0; g < M; g++) var[g] = 1.0 / sqrt(var[g] + eps); /* now rstd */
+    pk_norm_apply(&s, in, out, mean, var, w, b);
+  }
   pk_norm_store(mo, mean, M);
   pk_norm_store(ro, var, M);
   return PTERA_OK;

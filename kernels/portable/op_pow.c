@@ -5,6 +5,8 @@
 #include "builtin.h"
 #include "portable/util/pk.h"
 #include "portable/util/binop.h"
+#include "cpu/vmath.h"
+#include "portable/util/fast_f32.h"
 
 static int64_t ipow(int64_t base, int64_t e) {
   int64_t r = 1;
@@ -34,6 +36,10 @@ ptera_status pk_pow_tensor_scalar_out(ptera_kernel_ctx *ctx, ptera_value **args,
                              "%s: integers to negative integer powers are not allowed "
                              "('self' is %s, exponent %lld)",
                              op, ptera_dtype_name(a->dtype), (long long)pk_scalar_i64(&e));
+  /* x^2 = x*x, correctly rounded (the RMSNorm square) */
+  if (pk_scalar_f64(&e) == 2.0 && a->dtype == PTERA_DTYPE_FLOAT &&
+      pk_fast_binary_f32(ctx, PK_VB_MUL, a, a, out, common))
+    return PTERA_OK;
   pk_iter it;
   const ptera_tensor *ins[1] = {a};
   pk_iter_init(&it, out, ins, 1);
@@ -77,7 +83,7 @@ static bool tt_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
   }
   return true;
 }
-static const pk_binop pow_fn = {tt_f32, tt_f64, tt_i64};
+static const pk_binop pow_fn = {tt_f32, tt_f64, tt_i64, 0};
 
 ptera_status pk_pow_tensor_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   return pk_binop_tt_kernel(ctx, "aten::pow.Tensor_Tensor_out", args, nargs, "exponent", &pow_fn,

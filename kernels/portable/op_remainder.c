@@ -22,7 +22,7 @@ static bool i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
   *r = pk_pymod_i64(a, b);
   return true;
 }
-static const pk_binop fn = {f32, f64, i64};
+static const pk_binop fn = {f32, f64, i64, 0};
 
 ptera_status pk_remainder_tensor_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   return pk_binop_tt_kernel(ctx, "aten::remainder.Tensor_out", args, nargs, "other", &fn,

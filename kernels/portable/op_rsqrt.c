@@ -1,9 +1,10 @@
 /* aten::rsqrt.out(Tensor self, *, Tensor(a!) out): floating result, computed in double. */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "cpu/vmath.h"
 
 static double f(double x) { return 1.0 / sqrt(x); }
 
 ptera_status pk_rsqrt_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
-  return pk_unary_float_kernel(ctx, "aten::rsqrt.out", args, nargs, f);
+  return pk_unary_float_kernel_fast(ctx, "aten::rsqrt.out", args, nargs, f, PK_VU_RSQRT);
 }

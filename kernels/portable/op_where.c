@@ -2,6 +2,7 @@
  * out = condition ? self : other, broadcast over all three; dtype promote(self, other). */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/fast_f32.h"
 
 ptera_status pk_where_self_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::where.self_out";
@@ -23,6 +24,7 @@ ptera_status pk_where_self_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t
   const ptera_tensor *ts[3] = {c, a, b};
   const char *names[3] = {"condition", "self", "other"};
   PK_TRY(pk_resize_broadcast(ctx, op, ts, names, 3, out));
+  if (common == PTERA_DTYPE_FLOAT && pk_fast_where_f32(ctx, c, a, b, out)) return PTERA_OK;
   pk_iter it;
   pk_iter_init(&it, out, ts, 3);
   int od = out->dtype;

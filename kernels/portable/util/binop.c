@@ -2,6 +2,9 @@
 
 #include <string.h>
 
+#include "cpu/vmath.h"
+#include "portable/util/fast_f32.h"
+
 const ptera_tensor *pk_scalar_tensor_init(pk_scalar_tensor *st, const pk_scalar *s) {
   memset(st, 0, sizeof *st);
   st->t.numel = 1;
@@ -26,6 +29,9 @@ ptera_status pk_binop_run(ptera_kernel_ctx *ctx, const char *op, const ptera_ten
                           const pk_scalar *alpha, const pk_binop *fn, const char *ierr) {
   pk_scalar one = {PTERA_TAG_INT, 1, 1.0};
   if (!alpha) alpha = &one;
+  if (fn->fast && (float)pk_scalar_f64(alpha) == 1.0f &&
+      pk_fast_binary_f32(ctx, fn->fast - 1, a, b, out, common))
+    return PTERA_OK;
   pk_iter it;
   const ptera_tensor *ins[2] = {a, b};
   pk_iter_init(&it, out, ins, 2);
@@ -215,7 +221,7 @@ static bool add_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
   *r = pk_wadd(a, pk_wmul(al, b));
   return true;
 }
-const pk_binop pk_binop_add = {add_f32, add_f64, add_i64};
+const pk_binop pk_binop_add = {add_f32, add_f64, add_i64, 1 + PK_VB_ADD};
 
 static float sub_f32(float a, float b, float al) {
   float y = al * b; /* separate statement: no FMA */
@@ -229,7 +235,7 @@ static bool sub_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
   *r = pk_wsub(a, pk_wmul(al, b));
   return true;
 }
-const pk_binop pk_binop_sub = {sub_f32, sub_f64, sub_i64};
+const pk_binop pk_binop_sub = {sub_f32, sub_f64, sub_i64, 1 + PK_VB_SUB};
 
 static float mul_f32(float a, float b, float al) {
   (void)al;
@@ -244,4 +250,4 @@ static bool mul_i64(int64_t a, int64_t b, int64_t al, int64_t *r) {
   *r = pk_wmul(a, b);
   return true;
 }
-const pk_binop pk_binop_mul = {mul_f32, mul_f64, mul_i64};
+const pk_binop pk_binop_mul = {mul_f32, mul_f64, mul_i64, 1 + PK_VB_MUL};

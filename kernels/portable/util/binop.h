@@ -11,6 +11,9 @@ typedef struct pk_binop {
   double (*f64)(double a, double b, double alpha);
   /* Writes *r; returns false on an integer error (division by zero). */
   bool (*i64)(int64_t a, int64_t b, int64_t alpha, int64_t *r);
+  /* 1 + the cpu/vmath.h op (PK_VB_ADD...) that computes f32 exactly as f32
+   * does, used on Float runs when alpha is 1 (portable/util/fast_f32.h); 0 none. */
+  int fast;
 } pk_binop;
 
 /* A 0-d tensor over a Scalar's value (storage holds the value). */

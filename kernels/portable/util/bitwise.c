@@ -33,8 +33,8 @@ static bool shr_i64(int64_t a, int64_t b, int64_t w, int64_t *r) {
 }
 
 static const pk_binop bit_fns[] = {
-    {NULL, NULL, and_i64}, {NULL, NULL, or_i64}, {NULL, NULL, xor_i64},
-    {NULL, NULL, shl_i64}, {NULL, NULL, shr_i64},
+    {NULL, NULL, and_i64, 0}, {NULL, NULL, or_i64, 0}, {NULL, NULL, xor_i64, 0},
+    {NULL, NULL, shl_i64, 0}, {NULL, NULL, shr_i64, 0},
 };
 
 static ptera_status check_operand(ptera_kernel_ctx *ctx, const char *op, const char *name, int dt) {

@@ -1,5 +1,7 @@
 #include "portable/util/elementwise.h"
 
+#include "portable/util/fast_f32.h"
+
 ptera_status pk_get_binary_tensors(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                    size_t nargs, ptera_tensor **a, ptera_tensor **b,
                                    ptera_tensor **out) {
@@ -102,11 +104,17 @@ ptera_status pk_check_alpha(ptera_kernel_ctx *ctx, const char *op, const pk_scal
 
 ptera_status pk_unary_float_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                    size_t nargs, double (*fn)(double)) {
+  return pk_unary_float_kernel_fast(ctx, op, args, nargs, fn, -1);
+}
+
+ptera_status pk_unary_float_kernel_fast(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                        size_t nargs, double (*fn)(double), int vu) {
   ptera_tensor *in, *out;
   PK_TRY(pk_check_nargs(ctx, op, nargs, 3));
   PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &in));
   PK_TRY(pk_get_tensor(ctx, op, args, 1, "out", &out));
   PK_TRY(pk_unary_float_prepare(ctx, op, in, out));
+  if (vu >= 0 && pk_fast_unary_f32(ctx, vu, in, out)) return PTERA_OK;
   pk_iter it;
   pk_iter_init1(&it, out, in);
   int id = in->dtype, od = out->dtype;
@@ -119,6 +127,12 @@ ptera_status pk_unary_float_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_
 ptera_status pk_unary_real_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                   size_t nargs, double (*ff)(double), int64_t (*fi)(int64_t),
                                   bool allow_bool) {
+  return pk_unary_real_kernel_fast(ctx, op, args, nargs, ff, fi, allow_bool, -1);
+}
+
+ptera_status pk_unary_real_kernel_fast(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                       size_t nargs, double (*ff)(double), int64_t (*fi)(int64_t),
+                                       bool allow_bool, int vu) {
   ptera_tensor *in, *out;
   PK_TRY(pk_check_nargs(ctx, op, nargs, 3));
   PK_TRY(pk_get_tensor(ctx, op, args, 0, "self", &in));
@@ -129,6 +143,7 @@ ptera_status pk_unary_real_kernel(ptera_kernel_ctx *ctx, const char *op, ptera_v
     PK_TRY(pk_check_real(ctx, op, "self", in));
   PK_TRY(pk_check_can_cast(ctx, op, in->dtype, "out", out));
   PK_TRY(pk_resize_like(ctx, op, "out", out, in));
+  if (vu >= 0 && pk_fast_unary_f32(ctx, vu, in, out)) return PTERA_OK;
   pk_iter it;
   pk_iter_init1(&it, out, in);
   int id = in->dtype, od = out->dtype;

@@ -45,12 +45,22 @@ PT_FUNC ptera_status pk_check_alpha(ptera_kernel_ctx *ctx, const char *op, const
  * self real or bool; out floating; computed in double through fn. */
 PT_FUNC ptera_status pk_unary_float_kernel(ptera_kernel_ctx *ctx, const char *op,
                                            ptera_value **args, size_t nargs, double (*fn)(double));
+/* The same with a float32 fast path: Float self and out go through the
+ * cpu/vmath.h function vu (PK_VU_EXP...) instead of fn. */
+PT_FUNC ptera_status pk_unary_float_kernel_fast(ptera_kernel_ctx *ctx, const char *op,
+                                                ptera_value **args, size_t nargs,
+                                                double (*fn)(double), int vu);
 /* op(Tensor self, *, Tensor(a!) out) keeping the dtype: args [self, out, ret].
  * Floats go through ff (in double), integers through fi; bool is rejected unless
  * allow_bool (then it goes through fi). out must be castable from self. */
 PT_FUNC ptera_status pk_unary_real_kernel(ptera_kernel_ctx *ctx, const char *op,
                                           ptera_value **args, size_t nargs, double (*ff)(double),
                                           int64_t (*fi)(int64_t), bool allow_bool);
+/* The same with a float32 fast path through the cpu/vmath.h function vu. */
+PT_FUNC ptera_status pk_unary_real_kernel_fast(ptera_kernel_ctx *ctx, const char *op,
+                                               ptera_value **args, size_t nargs,
+                                               double (*ff)(double), int64_t (*fi)(int64_t),
+                                               bool allow_bool, int vu);
 /* op(Tensor self, *, Tensor(a!) out) giving 1/0 per element: args [self, out,
  * ret]; self and out of any real or bool dtype. pred sees the element as a
  * double for floating self (is_float true) and as an int64 otherwise. */

@@ -1,5 +1,7 @@
 #include "portable/util/extreme.h"
 
+#include "portable/util/fast_f32.h"
+
 void pk_extreme_reduce(const pk_reduce_plan *p, const ptera_tensor *in, ptera_tensor *out,
                        bool keepdim, bool is_max, bool index) {
   pk_iter outer, inner;
@@ -75,7 +77,8 @@ ptera_status pk_amax_amin(ptera_kernel_ctx *ctx, const char *op, ptera_value **a
   PK_TRY(pk_reduce_plan_init(ctx, op, in, dims, ndims, true, keepdim, &p));
   PK_TRY(check_nonempty(ctx, op, &p));
   PK_TRY(pk_resize(ctx, op, "out", out, p.out_dim, p.out_sizes));
-  pk_extreme_reduce(&p, in, out, keepdim, is_max, false);
+  if (!(is_max && pk_fast_reduce_f32(&p, in, out, keepdim, PK_FAST_MAX)))
+    pk_extreme_reduce(&p, in, out, keepdim, is_max, false);
   return PTERA_OK;
 }
 

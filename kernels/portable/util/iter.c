@@ -21,6 +21,44 @@ void pk_iter_init_raw(pk_iter *it, size_t ndim, const int32_t *sizes, const uint
   for (size_t k = 0; k < nops; k++) it->off[k] = 0;
 }
 
+void pk_iter_rows(pk_iter *it, size_t *n, ptrdiff_t *stride) {
+  size_t nd = 0;
+  for (size_t j = 0; j < it->ndim; j++) {
+    bool merge = nd > 0;
+    for (size_t k = 0; merge && k < it->nops; k++)
+      merge = it->stride[k][nd - 1] == it->stride[k][j] * (ptrdiff_t)it->size[j];
+    if (merge) {
+      it->size[nd - 1] *= it->size[j];
+      for (size_t k = 0; k < it->nops; k++) it->stride[k][nd - 1] = it->stride[k][j];
+    } else {
+      it->size[nd] = it->size[j];
+      for (size_t k = 0; k < it->nops; k++) it->stride[k][nd] = it->stride[k][j];
+      nd++;
+    }
+  }
+  if (nd == 0) {
+    *n = 1;
+    for (size_t k = 0; k < it->nops; k++) stride[k] = 0;
+  } else {
+    nd--;
+    *n = it->size[nd];
+    for (size_t k = 0; k < it->nops; k++) stride[k] = it->stride[k][nd];
+  }
+  it->ndim = nd;
+  it->numel = *n ? it->numel / *n : 0;
+  pk_iter_reset(it);
+}
+
+void pk_iter_seek(pk_iter *it, size_t pos) {
+  pk_iter_reset(it);
+  it->pos = pos;
+  for (size_t d = it->ndim; d-- > 0;) {
+    it->idx[d] = pos % it->size[d];
+    pos /= it->size[d];
+    for (size_t k = 0; k < it->nops; k++) it->off[k] += it->stride[k][d] * (ptrdiff_t)it->idx[d];
+  }
+}
+
 void pk_iter_init(pk_iter *it, const ptera_tensor *out, const ptera_tensor *const *ins,
                   size_t nin) {
   int64_t strides[PK_ITER_MAX_OPS][PTERA_MAX_DIM];
@@ -112,6 +150,26 @@ bool pk_same_layout(const ptera_tensor *a, const ptera_tensor *b) {
   return true;
 }
 
+void pk_copy_run(char *d, int64_t ds, const char *s, int64_t ss, int64_t n, size_t es) {
+  if (ds == 1 && ss == 1) {
+    memcpy(d, s, (size_t)n * es);
+    return;
+  }
+#define PK_COPY_RUN(SZ)                                                              \
+  for (int64_t i = 0; i < n; i++) memcpy(d + i * ds * (SZ), s + i * ss * (SZ), (SZ)); \
+  return;
+  switch (es) {
+    case 1: PK_COPY_RUN(1)
+    case 2: PK_COPY_RUN(2)
+    case 4: PK_COPY_RUN(4)
+    case 8: PK_COPY_RUN(8)
+    default:
+      for (int64_t i = 0; i < n; i++)
+        memcpy(d + i * ds * (int64_t)es, s + i * ss * (int64_t)es, es);
+  }
+#undef PK_COPY_RUN
+}
+
 void pk_copy_reshape(ptera_tensor *dst, const ptera_tensor *src) {
   size_t n = src->numel < dst->numel ? src->numel : dst->numel;
   if (n == 0) return;
@@ -145,11 +203,18 @@ void pk_copy_same_shape(ptera_tensor *dst, const ptera_tensor *src) {
   const ptera_tensor *ins[1] = {src};
   pk_iter_init(&it, dst, ins, 1);
   size_t es = ptera_dtype_size(src->dtype);
+  if (dst->dtype == src->dtype) { /* runs of the innermost dim */
+    size_t n;
+    ptrdiff_t st[2];
+    pk_iter_rows(&it, &n, st);
+    PK_ITER_FOR(it) {
+      pk_copy_run(PK_PTR(dst->data, it, 0), st[0] / (ptrdiff_t)es, PK_PTR(src->data, it, 1),
+                  st[1] / (ptrdiff_t)es, (int64_t)n, es);
+    }
+    return;
+  }
   PK_ITER_FOR(it) {
-    if (dst->dtype == src->dtype)
-      memcpy(PK_PTR(dst->data, it, 0), PK_PTR(src->data, it, 1), es);
-    else
-      pk_convert_elem(PK_PTR(dst->data, it, 0), dst->dtype, PK_PTR(src->data, it, 1), src->dtype);
+    pk_convert_elem(PK_PTR(dst->data, it, 0), dst->dtype, PK_PTR(src->data, it, 1), src->dtype);
   }
 }
 

@@ -43,6 +43,14 @@ static inline void pk_iter_reset(pk_iter *it) {
 /* Loops over every position of a freshly initialised or reset iterator. */
 #define PK_ITER_FOR(it) for (; (it).pos < (it).numel; pk_iter_next(&(it)))
 
+/* Row-based iteration. Merges the dims that are contiguous for every operand,
+ * then takes the innermost dim out of it: *n gets its length and stride[k]
+ * operand k's byte stride along it (0 = broadcast), and it walks the rows
+ * (it->numel of them; 0 when empty). An iterator without dims has one row of 1. */
+PT_FUNC void pk_iter_rows(pk_iter *it, size_t *n, ptrdiff_t *stride);
+/* Moves a fresh or reset iterator to position pos (< numel). */
+PT_FUNC void pk_iter_seek(pk_iter *it, size_t pos);
+
 /* Generic set-up: sizes[ndim] in logical dim order; strides[k][ndim] in elements
  * per operand; esize[k] element sizes; order = iteration order of logical dims
  * (outermost first), NULL for logical (row-major) order. Size-1 dims are dropped. */
@@ -72,6 +80,9 @@ PT_FUNC bool pk_is_rowmajor(const ptera_tensor *t);
 /* Same sizes and same strides (memory layouts agree element for element). */
 PT_FUNC bool pk_same_layout(const ptera_tensor *a, const ptera_tensor *b);
 
+/* Copies n elements of es bytes between runs with element strides ds and ss
+ * (1 and 1: one memcpy; the common sizes as fixed-size moves). */
+PT_FUNC void pk_copy_run(char *d, int64_t ds, const char *s, int64_t ss, int64_t n, size_t es);
 /* Copies src to dst (same numel) in logical row-major order: a reshape. Dtypes
  * may differ (converted). */
 PT_FUNC void pk_copy_reshape(ptera_tensor *dst, const ptera_tensor *src);

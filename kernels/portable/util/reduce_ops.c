@@ -1,5 +1,7 @@
 #include "portable/util/reduce_ops.h"
 
+#include "portable/util/fast_f32.h"
+
 ptera_status pk_sum_mean(ptera_kernel_ctx *ctx, const char *op, ptera_value **args, int dim_i,
                          int keepdim_i, int dtype_i, int out_i, bool mean) {
   ptera_tensor *in, *out;
@@ -29,7 +31,8 @@ ptera_status pk_sum_mean(ptera_kernel_ctx *ctx, const char *op, ptera_value **ar
   pk_reduce_plan p;
   PK_TRY(pk_reduce_plan_init(ctx, op, in, dims, ndims, has_dims, keepdim, &p));
   PK_TRY(pk_resize(ctx, op, "out", out, p.out_dim, p.out_sizes));
-  pk_accumulate(&p, in, out, keepdim, mean ? PK_ACC_MEAN : PK_ACC_SUM);
+  if (!pk_fast_reduce_f32(&p, in, out, keepdim, mean ? PK_FAST_MEAN : PK_FAST_SUM))
+    pk_accumulate(&p, in, out, keepdim, mean ? PK_ACC_MEAN : PK_ACC_SUM);
   return PTERA_OK;
 }
 

@@ -8,9 +8,16 @@ void pk_copy_region(void *dst, int ddt, const int64_t *dstr, int64_t doff, const
   size_t n = 0;
   int64_t sz[PK_REGION_MAX_DIM], ds[PK_REGION_MAX_DIM], ss[PK_REGION_MAX_DIM];
   int64_t idx[PK_REGION_MAX_DIM];
+  bool same = ddt == sdt;
   for (size_t d = 0; d < ndim; d++) {
     if (sizes[d] == 0) return;
     if (sizes[d] == 1) continue;
+    if (same && n > 0 && ds[n - 1] == dstr[d] * sizes[d] && ss[n - 1] == sstr[d] * sizes[d]) {
+      sz[n - 1] *= sizes[d]; /* contiguous with the dim before it in both: merge */
+      ds[n - 1] = dstr[d];
+      ss[n - 1] = sstr[d];
+      continue;
+    }
     sz[n] = sizes[d];
     ds[n] = dstr[d];
     ss[n] = sstr[d];
@@ -18,13 +25,20 @@ void pk_copy_region(void *dst, int ddt, const int64_t *dstr, int64_t doff, const
     n++;
   }
   size_t de = ptera_dtype_size(ddt), se = ptera_dtype_size(sdt);
-  bool same = ddt == sdt;
   char *dp = (char *)dst;
   const char *sp = (const char *)src;
   int64_t o_d = doff, o_s = soff;
+  /* a same-dtype copy walks runs of the innermost dim, a converting one elements */
+  int64_t run = 1, rd = 0, rs = 0;
+  if (same && n > 0) {
+    n--;
+    run = sz[n];
+    rd = ds[n];
+    rs = ss[n];
+  }
   for (;;) {
     if (same)
-      memcpy(dp + o_d * (int64_t)de, sp + o_s * (int64_t)se, de);
+      pk_copy_run(dp + o_d * (int64_t)de, rd, sp + o_s * (int64_t)se, rs, run, de);
     else
       pk_convert_elem(dp + o_d * (int64_t)de, ddt, sp + o_s * (int64_t)se, sdt);
     size_t d = n;

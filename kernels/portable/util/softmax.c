@@ -1,5 +1,7 @@
 #include "portable/util/softmax.h"
 
+#include "portable/util/fast_f32.h"
+
 ptera_status pk_softmax_common(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                size_t nargs, bool log_) {
   ptera_tensor *in, *out;
@@ -32,6 +34,9 @@ ptera_status pk_softmax_common(ptera_kernel_ctx *ctx, const char *op, ptera_valu
   pk_iter it;
   pk_iter_init_raw(&it, in->dim, sizes, NULL, 2, (const int64_t(*)[PTERA_MAX_DIM])strides, esz);
   int dt = in->dtype;
+  if (dt == PTERA_DTYPE_FLOAT && (len == 1 || (sin == es && sout == es)) &&
+      pk_fast_softmax_rows(ctx, &it, len, in, out, log_))
+    return PTERA_OK;
   PK_ITER_FOR(it) {
     const char *ip = PK_PTR(in->data, it, 1);
     char *op_ = PK_PTR(out->data, it, 0);
