@@ -59,3 +59,8 @@ add_test(NAME schema
                  ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
                  ${CMAKE_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
 set_tests_properties(schema PROPERTIES TIMEOUT 300)
+
+# `ptera ops --used` against the corpus's flatc dumps (tests/cli/ops_used.py).
+add_test(NAME cli_ops_used
+         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/ops_used.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})

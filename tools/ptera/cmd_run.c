@@ -391,7 +391,7 @@ static int report_outputs(run_state *s, const run_opts *o, size_t j) {
   return 0;
 }
 
-static bool is_bundle(const char *path) {
+bool cli_is_bundle(const char *path) {
   char head[8] = {0};
   FILE *f = fopen(path, "rb");
   if (!f) return false;
@@ -402,7 +402,7 @@ static bool is_bundle(const char *path) {
 
 static int run(run_state *s, const run_opts *o) {
   ptera_status st;
-  if (is_bundle(o->model)) {
+  if (cli_is_bundle(o->model)) {
     st = ptera_bundled_load_file(o->model, NULL, &s->bundled);
     if (st != PTERA_OK) return cli_error(st, "%s: %s", o->model, ptera_bundled_errmsg(s->bundled));
     s->program = ptera_bundled_program(s->bundled);
