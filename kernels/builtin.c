@@ -2,7 +2,12 @@
 
 const ptera_kernel_entry pk_builtin_kernels[] = {
 #define PTERA_OP(name, fn) {name, fn},
+/* PTERA_OPS_TABLE: the ops.def lines a -DPTERA_SELECTED_OPS build keeps. */
+#ifdef PTERA_OPS_TABLE
+#include PTERA_OPS_TABLE
+#else
 #include "ops.def"
+#endif
 #undef PTERA_OP
 };
 
