@@ -72,3 +72,21 @@ add_test(NAME cli_inspect_memory
          COMMAND sh -c "\"$0\" inspect \"$1\" | grep -Eq '^memory forward: arena [1-9][0-9]*, planned 32, temp 4096, packed 0 bytes$'"
                  $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR}/pte/pytorch+executorch__examples_arduino_examples_AddModel_model.pte)
+# `ptera ops --used` against the corpus's flatc dumps (tests/cli/ops_used.py).
+add_test(NAME cli_ops_used
+         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/ops_used.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})
+
+# A selective kernel table (what -DPTERA_SELECTED_OPS builds, kernels/selected_ops.cmake):
+# the CLI linked with only the operators of tests/cli/selected_ops.txt.
+ptera_add_op_table(ptera_table_selected ${CMAKE_SOURCE_DIR}/tests/cli/selected_ops.txt)
+add_executable(ptera_selected ${PTERA_CLI_SOURCES} $<TARGET_OBJECTS:ptera_objs>
+                              $<TARGET_OBJECTS:ptera_table_selected>)
+target_include_directories(ptera_selected PRIVATE ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/src
+                                                  ${CMAKE_SOURCE_DIR}/kernels ${CMAKE_SOURCE_DIR}/compiler)
+target_link_libraries(ptera_selected PRIVATE m)
+target_link_options(ptera_selected PRIVATE -Wl,--gc-sections)
+add_test(NAME selected_ops
+         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/selected_ops.py $<TARGET_FILE:ptera_selected>
+                 ${CMAKE_SOURCE_DIR}/tests/cli/selected_ops.txt ${PTERA_CORPUS_DIR} ${CMAKE_COMMAND}
+                 ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/selected_ops_scratch)

@@ -1,5 +1,7 @@
 #include "quantized/quant_group.h"
 
+#include <string.h>
+
 #include "portable/util/index_ext.h"
 
 ptera_status pk_qgroups_check(ptera_kernel_ctx *ctx, const char *op, const pk_qgroups *g) {
@@ -21,6 +23,17 @@ ptera_status pk_qgroups_check(ptera_kernel_ctx *ctx, const char *op, const pk_qg
                                g->count);
   }
   return PTERA_OK;
+}
+
+void pk_qgroups_scalar(pk_qgroups *g, pk_qscalar *st, double scale, int64_t zero_point) {
+  memset(st, 0, sizeof *st);
+  st->s = scale;
+  st->z = zero_point;
+  st->scale = (ptera_tensor){.data = &st->s, .numel = 1, .capacity = sizeof st->s,
+                             .dtype = PTERA_DTYPE_DOUBLE};
+  st->zero_point = (ptera_tensor){.data = &st->z, .numel = 1, .capacity = sizeof st->z,
+                                  .dtype = PTERA_DTYPE_LONG};
+  *g = (pk_qgroups){0, 1, &st->scale, &st->zero_point};
 }
 
 static void group_params(const pk_qgroups *g, size_t k, double *scale, int32_t *zp) {

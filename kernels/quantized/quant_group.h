@@ -15,6 +15,16 @@ typedef struct pk_qgroups {
   const ptera_tensor *zero_points; /* Int or Long, count elements; NULL = 0 */
 } pk_qgroups;
 
+/* Storage for one group covering a whole tensor with a scalar scale and zero
+ * point (the per-tensor ops taking float/int arguments). */
+typedef struct pk_qscalar {
+  ptera_tensor scale, zero_point;
+  double s;
+  int64_t z;
+} pk_qscalar;
+/* Points g (inner 0, count 1) at st, filled with scale and zero_point. */
+PT_FUNC void pk_qgroups_scalar(pk_qgroups *g, pk_qscalar *st, double scale, int64_t zero_point);
+
 /* Checks scales / zero_points dtypes and element counts (count each). */
 PT_FUNC ptera_status pk_qgroups_check(ptera_kernel_ctx *ctx, const char *op, const pk_qgroups *g);
 /* Groups along axis of in (rank >= 1) for per-channel ops; checks them. */

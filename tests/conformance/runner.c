@@ -3,7 +3,9 @@
  * outputs with per-dtype tolerances. Prints per-op counts and a coverage
  * report over ops_list.txt (OPS.md sections 1-3).
  *
- * Usage: conformance_runner CASE_DIR OPS_LIST [--report-only] [--verbose]
+ * Usage: conformance_runner CASE_DIR OPS_LIST [--report-only] [--verbose] [--strict]
+ * --strict: every op of OPS_LIST must be implemented and have passing cases, and a
+ * case of an unimplemented op fails the run (the cortex_m suite uses it).
  *
  * cases.txt is line based:
  *   C op id expect(ok|err) known(0|1) rtol atol   start of a case (rtol/atol < 0: dtype default)
@@ -427,6 +429,7 @@ static int run_case(case_state *cs) {
       LOG("MISMATCH %s %s: expected an error status, got OK\n", cs->op, cs->id);
       return 0;
     }
+    if (g_verbose) printf("  error as expected: %s\n", g_err.msg);
     return 1;
   }
   if (st != PTERA_OK) {
@@ -642,11 +645,12 @@ static void report(const char *ops_list, int *total, int *implemented, int *cove
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s CASE_DIR OPS_LIST [--report-only] [--verbose]\n", argv[0]);
+    fprintf(stderr, "usage: %s CASE_DIR OPS_LIST [--report-only] [--verbose] [--strict]\n", argv[0]);
     return 2;
   }
-  int report_only = 0;
+  int report_only = 0, strict = 0;
   for (int i = 3; i < argc; i++) {
+    if (strcmp(argv[i], "--strict") == 0) strict = 1;
     if (strcmp(argv[i], "--report-only") == 0) report_only = 1;
     if (strcmp(argv[i], "--verbose") == 0) g_verbose = 1;
   }
@@ -737,6 +741,10 @@ int main(int argc, char **argv) {
   free(g_data);
   if (ncases == 0) {
     printf("FAIL: no cases\n");
+    return 1;
+  }
+  if (strict && (nmissing || implemented != total || covered != total)) {
+    printf("FAIL (--strict): every listed op needs a kernel and cases\n");
     return 1;
   }
   return nfail ? 1 : 0;

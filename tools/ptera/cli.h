@@ -17,6 +17,9 @@ int cli_ops(int argc, char **argv);
 int cli_compile(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 
+/* True when the file at path starts like a bundled program (BP08). */
+bool cli_is_bundle(const char *path);
+
 /* Prints "ptera: <Status>: message" to stderr and returns 1. */
 int cli_error(ptera_status st, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -140,7 +140,7 @@ static int bind_outputs(cli_session *s) {
   return 0;
 }
 
-static bool is_bundle(const char *path) {
+bool cli_is_bundle(const char *path) {
   char head[8] = {0};
   FILE *f = fopen(path, "rb");
   if (!f) return false;
@@ -153,7 +153,7 @@ int cli_session_open(cli_session *s, const char *model, const char *const *data,
                      const char *method, size_t threads) {
   memset(s, 0, sizeof *s);
   ptera_status st;
-  if (is_bundle(model)) {
+  if (cli_is_bundle(model)) {
     st = ptera_bundled_load_file(model, NULL, &s->bundled);
     if (st != PTERA_OK) return cli_error(st, "%s: %s", model, ptera_bundled_errmsg(s->bundled));
     s->program = ptera_bundled_program(s->bundled);

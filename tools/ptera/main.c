@@ -13,7 +13,7 @@ static const char usage[] =
     "  run MODEL.pte      run a method and print or save its outputs\n"
     "  inspect MODEL.pte  describe a program: header, methods, operators, memory\n"
     "  verify FILE.bpte   run a bundled program's test cases and compare outputs\n"
-    "  ops                list every registered operator\n"
+    "  ops                list every registered operator (--used: those programs call)\n"
     "  compile IN.ptg OUT.pte  compile a captured graph into a program\n"
     "  bench MODEL.pte    time a method: latency statistics, per-operator profile\n"
     "  help [COMMAND]     show help for a command\n"

@@ -1,0 +1,249 @@
+#include "cortex_m/cm_util.h"
+
+#include "cortex_m/fixed_point.h"
+
+#define BAD PTERA_INVALID_ARGUMENT
+
+ptera_status pk_cm_get_i8(ptera_kernel_ctx *ctx, const char *op, ptera_value **args, size_t i,
+                          const char *name, ptera_tensor **out) {
+  PK_TRY(pk_get_tensor(ctx, op, args, i, name, out));
+  return pk_check_dtype(ctx, op, name, *out, PTERA_DTYPE_CHAR);
+}
+
+ptera_status pk_cm_check_nhwc(ptera_kernel_ctx *ctx, const char *op, const char *name,
+                              const ptera_tensor *t) {
+  if (t->dim != 4)
+    return ptera_kernel_fail(ctx, BAD, "%s: '%s' must be 4-D [N, C, H, W], got rank %u", op, name,
+                             (unsigned)t->dim);
+  static const uint8_t cl[4] = {0, 2, 3, 1};
+  if (memcmp(t->dim_order, cl, 4) == 0) return PTERA_OK;
+  bool either = t->sizes[1] == 1 || (t->sizes[2] == 1 && t->sizes[3] == 1);
+  if (either && ptera_tensor_is_contiguous(t)) return PTERA_OK;
+  return ptera_kernel_fail(ctx, BAD, "%s: '%s' must be channels-last (dim order 0, 2, 3, 1)", op,
+                           name);
+}
+
+ptera_status pk_cm_check_contiguous(ptera_kernel_ctx *ctx, const char *op, const char *name,
+                                    const ptera_tensor *t) {
+  if (ptera_tensor_is_contiguous(t)) return PTERA_OK;
+  return ptera_kernel_fail(ctx, BAD, "%s: '%s' must be contiguous (dim order 0..%d)", op, name,
+                           t->dim ? t->dim - 1 : 0);
+}
+
+static ptera_status check_range(ptera_kernel_ctx *ctx, const char *op, const char *name,
+                                int64_t v, int64_t lo, int64_t hi) {
+  if (v >= lo && v <= hi) return PTERA_OK;
+  return ptera_kernel_fail(ctx, BAD, "%s: '%s' is %lld, outside [%lld, %lld]", op, name,
+                           (long long)v, (long long)lo, (long long)hi);
+}
+
+ptera_status pk_cm_get_int(ptera_kernel_ctx *ctx, const char *op, ptera_value **args, size_t i,
+                           const char *name, int64_t lo, int64_t hi, int32_t *out) {
+  int64_t v;
+  PK_TRY(pk_get_int(ctx, op, args, i, name, &v));
+  PK_TRY(check_range(ctx, op, name, v, lo, hi));
+  *out = (int32_t)v;
+  return PTERA_OK;
+}
+
+ptera_status pk_cm_get_ints(ptera_kernel_ctx *ctx, const char *op, ptera_value **args, size_t i,
+                            const char *name, size_t n, int64_t lo, int64_t hi, int32_t *out) {
+  int64_t buf[PTERA_MAX_DIM];
+  size_t len;
+  PK_TRY(pk_get_int_list(ctx, op, args, i, name, buf, PTERA_MAX_DIM, &len));
+  if (len != n)
+    return ptera_kernel_fail(ctx, BAD, "%s: '%s' must have %zu entries, got %zu", op, name, n, len);
+  for (size_t k = 0; k < n; k++) {
+    PK_TRY(check_range(ctx, op, name, buf[k], lo, hi));
+    out[k] = (int32_t)buf[k];
+  }
+  return PTERA_OK;
+}
+
+ptera_status pk_cm_get_requant(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                               size_t i_mult, size_t i_shift, int32_t *mult, int32_t *shift) {
+  PK_TRY(pk_cm_get_int(ctx, op, args, i_mult, "multiplier", INT32_MIN, INT32_MAX, mult));
+  return pk_cm_get_int(ctx, op, args, i_shift, "shift", -31, 31, shift);
+}
+
+ptera_status pk_cm_get_clamp(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                             size_t i_min, size_t i_max, int32_t *lo, int32_t *hi) {
+  PK_TRY(pk_cm_get_int(ctx, op, args, i_min, "activation_min", INT8_MIN, INT8_MAX, lo));
+  PK_TRY(pk_cm_get_int(ctx, op, args, i_max, "activation_max", INT8_MIN, INT8_MAX, hi));
+  if (*lo > *hi)
+    return ptera_kernel_fail(ctx, BAD, "%s: activation_min %d > activation_max %d", op, (int)*lo,
+                             (int)*hi);
+  return PTERA_OK;
+}
+
+ptera_status pk_cm_get_i32_vec(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                               size_t i, const char *name, size_t n, bool optional,
+                               const int32_t **out) {
+  ptera_tensor *t;
+  if (optional) {
+    PK_TRY(pk_get_opt_tensor(ctx, op, args, i, name, &t));
+    *out = NULL;
+    if (!t) return PTERA_OK;
+  } else {
+    PK_TRY(pk_get_tensor(ctx, op, args, i, name, &t));
+  }
+  PK_TRY(pk_check_dtype(ctx, op, name, t, PTERA_DTYPE_INT));
+  if (t->numel != n)
+    return ptera_kernel_fail(ctx, BAD, "%s: '%s' must have %zu elements, got %zu", op, name, n,
+                             t->numel);
+  *out = t->data;
+  return PTERA_OK;
+}
+
+ptera_status pk_cm_check_shifts(ptera_kernel_ctx *ctx, const char *op, const char *name,
+                                const int32_t *shift, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    if (shift[k] < -31 || shift[k] > 31)
+      return ptera_kernel_fail(ctx, BAD, "%s: '%s'[%zu] is %d, outside [-31, 31]", op, name, k,
+                               (int)shift[k]);
+  return PTERA_OK;
+}
+
+ptera_status pk_cm_conv_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                             const ptera_tensor *out, int32_t kh, int32_t kw,
+                             const int32_t stride[2], const int32_t pad[2], const int32_t dil[2],
+                             const int32_t *out_pad, pk_cm_conv *g) {
+  PK_TRY(pk_cm_check_nhwc(ctx, op, "input", in));
+  PK_TRY(pk_cm_check_nhwc(ctx, op, "out", out));
+  *g = (pk_cm_conv){.n = in->sizes[0], .ic = in->sizes[1], .ih = in->sizes[2], .iw = in->sizes[3],
+                    .oc = out->sizes[1], .oh = out->sizes[2], .ow = out->sizes[3], .kh = kh, .kw = kw};
+  if (out->sizes[0] != g->n)
+    return ptera_kernel_fail(ctx, BAD, "%s: 'out' batch %d differs from the input's %d", op,
+                             (int)out->sizes[0], (int)g->n);
+  if (kh < 1 || kw < 1)
+    return ptera_kernel_fail(ctx, BAD, "%s: empty kernel %dx%d", op, (int)kh, (int)kw);
+  int64_t want[2];
+  const int32_t isz[2] = {g->ih, g->iw}, ksz[2] = {kh, kw};
+  for (int d = 0; d < 2; d++) {
+    g->stride[d] = stride[d];
+    g->pad[d] = pad[d];
+    g->dil[d] = dil[d];
+    int64_t span = (int64_t)dil[d] * (ksz[d] - 1) + 1;
+    if (out_pad) {
+      if (out_pad[d] >= stride[d] && out_pad[d] >= dil[d])
+        return ptera_kernel_fail(ctx, BAD, "%s: output_padding %d must be below stride or dilation",
+                                 op, (int)out_pad[d]);
+      want[d] = ((int64_t)isz[d] - 1) * stride[d] - 2 * (int64_t)pad[d] + span + out_pad[d];
+    } else {
+      int64_t room = (int64_t)isz[d] + 2 * (int64_t)pad[d] - span;
+      want[d] = room < 0 ? -1 : room / stride[d] + 1;
+    }
+  }
+  if (want[0] != g->oh || want[1] != g->ow)
+    return ptera_kernel_fail(ctx, BAD,
+                             "%s: 'out' is %dx%d but input %dx%d, kernel %dx%d, stride, padding "
+                             "and dilation give %lldx%lld",
+                             op, (int)g->oh, (int)g->ow, (int)g->ih, (int)g->iw, (int)kh, (int)kw,
+                             (long long)want[0], (long long)want[1]);
+  return PTERA_OK;
+}
+
+ptera_status pk_cm_pool_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                             const ptera_tensor *out, const int32_t kernel[2],
+                             const int32_t stride[2], const int32_t pad[2], bool ceil_mode,
+                             pk_cm_conv *g) {
+  PK_TRY(pk_cm_check_nhwc(ctx, op, "input", in));
+  PK_TRY(pk_cm_check_nhwc(ctx, op, "out", out));
+  *g = (pk_cm_conv){.n = in->sizes[0], .ic = in->sizes[1], .ih = in->sizes[2], .iw = in->sizes[3],
+                    .oc = out->sizes[1], .oh = out->sizes[2], .ow = out->sizes[3],
+                    .kh = kernel[0], .kw = kernel[1], .dil = {1, 1}};
+  if (out->sizes[0] != g->n || g->oc != g->ic)
+    return ptera_kernel_fail(ctx, BAD, "%s: 'out' must have the batch and channels of 'input'", op);
+  const int32_t isz[2] = {g->ih, g->iw}, osz[2] = {g->oh, g->ow};
+  for (int d = 0; d < 2; d++) {
+    g->stride[d] = stride[d];
+    g->pad[d] = pad[d];
+    int64_t room = (int64_t)isz[d] + 2 * (int64_t)pad[d] - kernel[d];
+    int64_t o = room < 0 ? -1 : room / stride[d] + 1;
+    if (room >= 0 && ceil_mode && room % stride[d] != 0) o++;
+    if (room >= 0 && ceil_mode && (o - 1) * stride[d] >= (int64_t)isz[d] + pad[d]) o--;
+    if (o != osz[d])
+      return ptera_kernel_fail(ctx, BAD,
+                               "%s: 'out' spatial dim %d is %d but input %d, kernel %d, stride %d, "
+                               "padding %d give %lld",
+                               op, d, (int)osz[d], (int)isz[d], (int)kernel[d], (int)stride[d],
+                               (int)pad[d], (long long)o);
+  }
+  return PTERA_OK;
+}
+
+int8_t pk_cm_requant_out(int32_t acc, int32_t mult, int32_t shift, int32_t offset, int32_t lo,
+                         int32_t hi) {
+  return (int8_t)pk_fx_clamp(pk_fx_add(pk_fx_requant(acc, mult, shift), offset), lo, hi);
+}
+
+static bool same_sizes(const ptera_tensor *x, const ptera_tensor *y) {
+  return x->dim == y->dim && memcmp(x->sizes, y->sizes, x->dim * sizeof x->sizes[0]) == 0;
+}
+
+ptera_status pk_cm_binop_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *a,
+                              const ptera_tensor *b, const ptera_tensor *out, pk_cm_binop *bo) {
+  *bo = (pk_cm_binop){.a = a->data, .b = b->data, .out = out->data, .n = out->numel};
+  bo->a_mod = bo->b_mod = bo->n ? bo->n : 1;
+  if (same_sizes(a, b) && same_sizes(a, out)) {
+    if (!pk_same_layout(a, out) || !pk_same_layout(b, out))
+      return ptera_kernel_fail(ctx, BAD, "%s: 'self', 'other' and 'out' must share one dim order", op);
+    return PTERA_OK;
+  }
+  bool chan = a->dim == 4 && b->dim == 4 && a->sizes[1] == b->sizes[1];
+  size_t c = chan ? (size_t)a->sizes[1] : 0;
+  const ptera_tensor *big = chan && b->numel == c ? a : chan && a->numel == c ? b : NULL;
+  if (!big || !same_sizes(big, out) || !pk_same_layout(big, out)) {
+    char sa[96], sb[96], so[96];
+    return ptera_kernel_fail(ctx, BAD,
+                             "%s: 'self' %s, 'other' %s and 'out' %s must have equal sizes, or be "
+                             "4-D with one operand holding one value per channel",
+                             op, pk_fmt_shape(sa, sizeof sa, a->sizes, a->dim),
+                             pk_fmt_shape(sb, sizeof sb, b->sizes, b->dim),
+                             pk_fmt_shape(so, sizeof so, out->sizes, out->dim));
+  }
+  bo->c = c;
+  if (big == a)
+    bo->b_mod = c;
+  else
+    bo->a_mod = c;
+  return PTERA_OK;
+}
+
+ptera_status pk_cm_extreme(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                           size_t nargs, bool is_max) {
+  ptera_tensor *a, *b, *out;
+  PK_TRY(pk_check_nargs(ctx, op, nargs, 4));
+  PK_TRY(pk_cm_get_i8(ctx, op, args, 0, "self", &a));
+  PK_TRY(pk_cm_get_i8(ctx, op, args, 1, "other", &b));
+  PK_TRY(pk_cm_get_i8(ctx, op, args, 2, "out", &out));
+  const ptera_tensor *ins[2] = {a, b};
+  static const char *const names[2] = {"self", "other"};
+  int32_t sizes[PTERA_MAX_DIM];
+  size_t dim;
+  PK_TRY(pk_broadcast_shape(ctx, op, ins, names, 2, sizes, &dim));
+  if (dim > 4)
+    return ptera_kernel_fail(ctx, BAD, "%s: inputs of rank %zu; at most 4 are supported", op, dim);
+  PK_TRY(pk_resize(ctx, op, "out", out, dim, sizes));
+  PK_TRY(pk_cm_check_contiguous(ctx, op, "self", a));
+  PK_TRY(pk_cm_check_contiguous(ctx, op, "other", b));
+  PK_TRY(pk_cm_check_contiguous(ctx, op, "out", out));
+  /* Right-aligned 4-D sizes and element strides (0 along broadcast dims). */
+  size_t osz[4], sa[4], sb[4];
+  for (int d = 3, ka = a->dim - 1, kb = b->dim - 1, ko = (int)dim - 1; d >= 0; d--, ka--, kb--, ko--) {
+    osz[d] = ko >= 0 ? (size_t)sizes[ko] : 1;
+    sa[d] = ka >= 0 && a->sizes[ka] != 1 ? (size_t)a->strides[ka] : 0;
+    sb[d] = kb >= 0 && b->sizes[kb] != 1 ? (size_t)b->strides[kb] : 0;
+  }
+  const int8_t *x = a->data, *y = b->data;
+  int8_t *o = out->data;
+  for (size_t i0 = 0; i0 < osz[0]; i0++)
+    for (size_t i1 = 0; i1 < osz[1]; i1++)
+      for (size_t i2 = 0; i2 < osz[2]; i2++)
+        for (size_t i3 = 0; i3 < osz[3]; i3++) {
+          int8_t u = x[i0 * sa[0] + i1 * sa[1] + i2 * sa[2] + i3 * sa[3]];
+          int8_t v = y[i0 * sb[0] + i1 * sb[1] + i2 * sb[2] + i3 * sb[3]];
+          *o++ = (is_max ? u > v : u < v) ? u : v;
+        }
+  return PTERA_OK;
+}

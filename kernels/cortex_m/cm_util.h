@@ -1,0 +1,90 @@
+/* Argument reading shared by the cortex_m:: kernels (CORTEX_M.md §1): int8
+ * tensors, channels-last 4-D tensors, int ranges, requantization parameters,
+ * activation clamps, per-channel int32 vectors and the 2-D convolution
+ * geometry. Every failure is InvalidArgument with a message naming the
+ * argument. */
+#ifndef PK_CM_UTIL_H
+#define PK_CM_UTIL_H
+
+#include "portable/util/pk.h"
+
+/* A Tensor argument of dtype Char (int8). */
+PT_FUNC ptera_status pk_cm_get_i8(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                  size_t i, const char *name, ptera_tensor **out);
+/* t is 4-D and channels-last in memory (dim order [0,2,3,1], or any order
+ * when C == 1 or H == W == 1, where both layouts coincide). */
+PT_FUNC ptera_status pk_cm_check_nhwc(ptera_kernel_ctx *ctx, const char *op, const char *name,
+                                      const ptera_tensor *t);
+/* t's dim order is 0..dim-1. */
+PT_FUNC ptera_status pk_cm_check_contiguous(ptera_kernel_ctx *ctx, const char *op,
+                                            const char *name, const ptera_tensor *t);
+/* An int argument within [lo, hi]. */
+PT_FUNC ptera_status pk_cm_get_int(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                   size_t i, const char *name, int64_t lo, int64_t hi,
+                                   int32_t *out);
+/* An int[] of exactly n entries, each within [lo, hi]. */
+PT_FUNC ptera_status pk_cm_get_ints(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                    size_t i, const char *name, size_t n, int64_t lo, int64_t hi,
+                                    int32_t *out);
+/* A multiplier (int32) and shift ([-31, 31]) pair of int arguments. */
+PT_FUNC ptera_status pk_cm_get_requant(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                       size_t i_mult, size_t i_shift, int32_t *mult,
+                                       int32_t *shift);
+/* activation_min / activation_max: int8 values with min <= max. */
+PT_FUNC ptera_status pk_cm_get_clamp(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                     size_t i_min, size_t i_max, int32_t *lo, int32_t *hi);
+/* A Tensor (or, when optional, Tensor? giving *out = NULL) of dtype Int with n
+ * elements. */
+PT_FUNC ptera_status pk_cm_get_i32_vec(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                       size_t i, const char *name, size_t n, bool optional,
+                                       const int32_t **out);
+/* Every shift of a per-channel shift vector within [-31, 31]. */
+PT_FUNC ptera_status pk_cm_check_shifts(ptera_kernel_ctx *ctx, const char *op, const char *name,
+                                        const int32_t *shift, size_t n);
+
+/* The geometry of a channels-last 2-D convolution. The one place that checks
+ * it; switch to kernels/cpu/conv_geom.h (pk_conv2d_geom) when that lands. */
+typedef struct pk_cm_conv {
+  int32_t n, ih, iw, ic, oh, ow, oc, kh, kw;
+  int32_t stride[2], pad[2], dil[2];
+} pk_cm_conv;
+/* Fills g from in/out (NCHW logical sizes, channels-last memory), the kernel
+ * size and the stride/padding/dilation (and, transposed, output_padding)
+ * arguments, and checks the out size against PyTorch's formula. */
+PT_FUNC ptera_status pk_cm_conv_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                                     const ptera_tensor *out, int32_t kh, int32_t kw,
+                                     const int32_t stride[2], const int32_t pad[2],
+                                     const int32_t dil[2], const int32_t *out_pad, pk_cm_conv *g);
+
+/* The same for 2-D pooling (dilation 1): kernel, stride and padding as given,
+ * out size checked against o = (in + 2p - k) / s + 1, with ceil_mode rounding up
+ * unless the last window would start in the padding; N and C of in and out equal. */
+PT_FUNC ptera_status pk_cm_pool_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                                     const ptera_tensor *out, const int32_t kernel[2],
+                                     const int32_t stride[2], const int32_t pad[2], bool ceil_mode,
+                                     pk_cm_conv *g);
+
+/* Operands of the int8 binary ops (quantized_add / quantized_mul): the same
+ * sizes and layout for a, b and out, or channel broadcast: a and b 4-D with
+ * equal size(1) = C, one of them holding exactly C elements, applied per
+ * channel of the other (NHWC in memory: element i uses channel i % C). */
+typedef struct pk_cm_binop {
+  const int8_t *a, *b;
+  int8_t *out;
+  size_t n, c;
+  size_t a_mod, b_mod; /* element i of out reads a[i % a_mod], b[i % b_mod] */
+} pk_cm_binop;
+PT_FUNC ptera_status pk_cm_binop_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *a,
+                                      const ptera_tensor *b, const ptera_tensor *out,
+                                      pk_cm_binop *bo);
+
+/* minimum / maximum (CORTEX_M.md §3.7): int8 self and other broadcast together
+ * (rank <= 4, contiguous), out resized to the broadcast shape; out = min or max. */
+PT_FUNC ptera_status pk_cm_extreme(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                   size_t nargs, bool is_max);
+
+/* out = clamp(requant(acc, mult, shift) + offset, lo, hi) as int8. */
+PT_FUNC int8_t pk_cm_requant_out(int32_t acc, int32_t mult, int32_t shift, int32_t offset,
+                                 int32_t lo, int32_t hi);
+
+#endif
