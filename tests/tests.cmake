@@ -59,3 +59,14 @@ add_test(NAME schema
                  ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
                  ${CMAKE_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
 set_tests_properties(schema PROPERTIES TIMEOUT 300)
+
+# Hostile names: crafted copies of corpus files (control bytes, ANSI escapes,
+# invalid UTF-8 in names and keys) through inspect/run/verify; no raw control
+# byte reaches the output and every `inspect --json` parses and matches
+# docs/inspect.schema.json. Also every bad numeric option is a usage error.
+add_test(NAME cli_hostile_output
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/hostile_output.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})
+add_test(NAME cli_options
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/options.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})

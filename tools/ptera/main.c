@@ -21,11 +21,13 @@ static const char usage[] =
     "'ptera COMMAND --help' shows the options of each command.\n";
 
 int cli_error(ptera_status st, const char *fmt, ...) {
+  char msg[4096];
   va_list ap;
-  fprintf(stderr, "ptera: %s: ", ptera_status_name(st));
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  fprintf(stderr, "ptera: %s: ", ptera_status_name(st));
+  cli_put(stderr, msg, strlen(msg));
   fputc('\n', stderr);
   return 1;
 }
@@ -60,6 +62,6 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "verify") == 0) return cli_verify(argc - 1, argv + 1);
   if (strcmp(cmd, "ops") == 0) return cli_ops(argc - 1, argv + 1);
   if (strcmp(cmd, "compile") == 0) return cli_compile(argc - 1, argv + 1);
-  fprintf(stderr, "ptera: unknown command '%s'\n\n%s", cmd, usage);
+  fprintf(stderr, "ptera: unknown command '%s'\n\n%s", cli_escz(cmd), usage);
   return 2;
 }
