@@ -5,7 +5,7 @@ else()
   find_program(PTERA_PYTHON python3)
 endif()
 add_test(NAME corpus
-         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/corpus/run_corpus.py $<TARGET_FILE:ptera>
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/corpus/run_corpus.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
 set_tests_properties(corpus PROPERTIES TIMEOUT 900)
 # The two longest tests start first so that `ctest -j` runs them side by
@@ -16,30 +16,30 @@ if(TEST test_corrupt_corpus)
 endif()
 # ptera run's top-k line: the helper is tools code, linked into its unit test.
 if(TARGET test_cli_topk)
-  target_sources(test_cli_topk PRIVATE ${CMAKE_SOURCE_DIR}/tools/ptera/cli_topk.c)
-  target_include_directories(test_cli_topk PRIVATE ${CMAKE_SOURCE_DIR}/tools/ptera)
+  target_sources(test_cli_topk PRIVATE ${PROJECT_SOURCE_DIR}/tools/ptera/cli_topk.c)
+  target_include_directories(test_cli_topk PRIVATE ${PROJECT_SOURCE_DIR}/tools/ptera)
 endif()
 add_test(NAME cli_run_topk
-         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/run_topk.py $<TARGET_FILE:ptera>
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/cli/run_topk.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
 
 # `ptera compile` end to end: a generated .ptg compiled, run and checked.
 add_test(NAME compile_cli
-         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/compile/test_compile_cli.py
-                 $<TARGET_FILE:ptera> ${CMAKE_BINARY_DIR}/compile_cli)
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/compile/test_compile_cli.py
+                 $<TARGET_FILE:ptera> ${PROJECT_BINARY_DIR}/compile_cli)
 # The Python front end (python/ptera): capture and operator mapping checked by
 # a reference interpreter, and export -> ptera compile -> ptera run against
 # eager PyTorch. Skips fail the test (PTERA_NO_SKIP).
 add_test(NAME python_frontend
          COMMAND ${CMAKE_COMMAND} -E env PTERA_BIN=$<TARGET_FILE:ptera> PTERA_NO_SKIP=1
-                 ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${CMAKE_SOURCE_DIR}/python/tests)
+                 ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests)
 set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 
 # The model zoo end to end (tests/zoo): export with python/ptera, run with
 # `ptera run`, compare with eager PyTorch (needs torch and torchvision, which
 # scripts/deps.sh installs; a missing one fails the test). PTERA_ZOO_SKIP_HEAVY=1
 # in the environment (or --skip-heavy) keeps only the small models.
-add_test(NAME zoo COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
+add_test(NAME zoo COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
 set_tests_properties(zoo PROPERTIES TIMEOUT 1800 COST 1100)
 
 # test_emit_named also runs `ptera inspect` on a file it emits.
@@ -56,8 +56,8 @@ endif()
 add_test(NAME schema
          COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1 sh -c
                  "\"$0\" \"$1\" \"$2\" && \"$0\" \"$3\" \"$4\""
-                 ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
-                 ${CMAKE_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
+                 ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
+                 ${PROJECT_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
 set_tests_properties(schema PROPERTIES TIMEOUT 300)
 
 # Hostile names: crafted copies of corpus files (control bytes, ANSI escapes,
@@ -70,3 +70,13 @@ add_test(NAME cli_hostile_output
 add_test(NAME cli_options
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/options.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
+
+# ptera as a dependency (tests/install/consumers.py): cmake --install into a
+# temporary prefix, then examples/c_api built outside the tree through
+# pkg-config (shared, --static), find_package(ptera) and add_subdirectory,
+# each run on corpus programs against ExecuTorch's outputs.
+add_test(NAME install_consumers
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/consumers.py ${PROJECT_SOURCE_DIR}
+                 ${PROJECT_BINARY_DIR} ${PTERA_CORPUS_DIR} ${PROJECT_VERSION} ${CMAKE_C_COMPILER}
+                 ${PTERA_SANITIZE})
+set_tests_properties(install_consumers PROPERTIES TIMEOUT 900 COST 800)

@@ -16,7 +16,7 @@ static const char usage[] =
     "  ops                list every registered operator\n"
     "  compile IN.ptg OUT.pte  compile a captured graph into a program\n"
     "  help [COMMAND]     show help for a command\n"
-    "  version            print the version\n"
+    "  version, --version print the version of the ptera library\n"
     "\n"
     "'ptera COMMAND --help' shows the options of each command.\n";
 
@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-    printf("ptera %s\n", PTERA_VERSION);
+    printf("ptera %s\n", ptera_version());
     return 0;
   }
   if (strcmp(cmd, "run") == 0) return cli_run(argc - 1, argv + 1);

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""ptera as a dependency: `cmake --install` into a temporary prefix, then,
+from outside the source tree, examples/c_api/run_model.c built
+  (a) with only `pkg-config --cflags --libs ptera` (shared) and `--static`,
+  (b) by a CMake project with find_package(ptera) (ptera::ptera and
+      ptera::ptera_static),
+  (c) by a CMake project with add_subdirectory(<ptera source>),
+and each run on corpus programs, the printed values checked against
+ExecuTorch's outputs in the corpus (expected/<file>/forward/case0), and
+ptera_version() against the CMake project version.
+
+usage: consumers.py SOURCE_DIR BUILD_DIR CORPUS_DIR VERSION C_COMPILER SANITIZE(ON|OFF)
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+SRC, BUILD, CORPUS, VERSION, CC, SANITIZE = sys.argv[1:7]
+SAN = SANITIZE.upper() in ("ON", "1", "TRUE", "YES")
+SAN_FLAGS = ["-fsanitize=address,undefined"] if SAN else []
+EXAMPLE = os.path.join(SRC, "examples", "c_api")
+# (model, data file or None): a two-input add; a program with constants.
+CASES = [
+    ("pytorch+executorch__add.pte", None),
+    ("pytorch+executorch__test_models_deprecated_ModuleLinear-no-constant-segment.pte", None),
+    ("barakugav+executorch-rs__examples_data_map_model_model.pte",
+     "barakugav+executorch-rs__examples_data_map_model__default_external_constant.ptd"),
+]
+failures = []
+
+
+def sh(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=900, **kw)
+    if r.returncode != 0:
+        raise SystemExit(f"command failed ({r.returncode}): {' '.join(cmd)}\n{r.stdout}\n{r.stderr}")
+    return r.stdout
+
+
+def check_runs(label, exe, tmp):
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1")
+    for model, data in CASES:
+        stem = os.path.splitext(model)[0]
+        case = os.path.join(CORPUS, "expected", stem, "forward", "case0")
+        args = [exe, os.path.join(CORPUS, "pte", model)]
+        if data:
+            args += ["--data", os.path.join(CORPUS, "pte", data)]
+        k = 0
+        while os.path.exists(os.path.join(case, f"input_{k}.npy")):
+            raw = os.path.join(tmp, f"input_{k}.raw")
+            np.ascontiguousarray(np.load(os.path.join(case, f"input_{k}.npy"))).tofile(raw)
+            args.append(raw)
+            k += 1
+        for extra in ([], ["--own-memory"]):
+            r = subprocess.run(args[:2] + extra + args[2:], capture_output=True, text=True, timeout=120,
+                               env=env)
+            if r.returncode != 0:
+                failures.append(f"{label} {model} {extra}: exit {r.returncode}: {r.stderr}")
+                continue
+            lines = r.stdout.splitlines()
+            if not lines or not lines[0].startswith(f"ptera {VERSION} (headers {VERSION})"):
+                failures.append(f"{label}: version line {lines[:1]}, want ptera {VERSION}")
+            outs = [l for l in lines if l.startswith("output ")]
+            j = 0
+            while os.path.exists(os.path.join(case, f"output_{j}.npy")):
+                want = np.load(os.path.join(case, f"output_{j}.npy"))
+                if j >= len(outs):
+                    failures.append(f"{label} {model}: output {j} missing")
+                    break
+                got = np.array([float(v) for v in outs[j].split("=", 1)[1].split()])
+                if got.shape != (want.size,) or not np.allclose(got, want.astype(np.float64).ravel(),
+                                                                rtol=1e-6, atol=1e-7):
+                    failures.append(f"{label} {model}: output {j} = {got[:6]} ... want {want.ravel()[:6]}")
+                j += 1
+            if j == 0:
+                failures.append(f"{label} {model}: the corpus has no expected output")
+    print(f"{label}: ran {len(CASES)} programs x 2 memory modes")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="ptera_install_")
+    try:
+        prefix = os.path.join(tmp, "prefix")
+        sh(["cmake", "--install", BUILD, "--prefix", prefix])
+        ptera = os.path.join(prefix, "bin", "ptera")
+        out = sh([ptera, "--version"]).strip()
+        if out != f"ptera {VERSION}":
+            failures.append(f"installed ptera --version: {out!r}, want 'ptera {VERSION}'")
+        libdir = os.path.dirname(sh(["find", prefix, "-name", "ptera.pc"]).split()[0])
+        pkg_env = dict(os.environ, PKG_CONFIG_PATH=libdir)
+        libroot = os.path.dirname(libdir)
+        soname = sh(["readelf", "-d", os.path.join(libroot, "libptera.so")])
+        if "Library soname: [libptera.so.0]" not in soname:
+            failures.append("libptera.so has no soname libptera.so.0")
+        src = os.path.join(EXAMPLE, "run_model.c")
+        work = os.path.join(tmp, "work")  # outside the source tree
+        os.makedirs(work)
+
+        # (a) pkg-config, shared and static.
+        cflags = sh(["pkg-config", "--cflags", "ptera"], env=pkg_env).split()
+        libs = sh(["pkg-config", "--libs", "ptera"], env=pkg_env).split()
+        exe = os.path.join(work, "run_model_pc")
+        sh([CC, src, *cflags, *SAN_FLAGS, "-o", exe, *libs, f"-Wl,-rpath,{libroot}"])
+        check_runs("pkg-config (shared)", exe, work)
+        static_libs = sh(["pkg-config", "--libs", "--static", "ptera"], env=pkg_env).split()
+        if "-lm" not in static_libs:
+            failures.append(f"pkg-config --static --libs ptera lacks -lm: {static_libs}")
+        exe = os.path.join(work, "run_model_pc_static")
+        if SAN:  # sanitizers cannot link -static; take libptera.a by name instead
+            static_cmd = [CC, src, *cflags, *SAN_FLAGS, "-o", exe,
+                          *[("-l:libptera.a" if a == "-lptera" else a) for a in static_libs]]
+        else:
+            static_cmd = [CC, src, *cflags, "-static", "-o", exe, *static_libs]
+        sh(static_cmd)
+        if "libptera" in sh(["readelf", "-d", exe]):
+            failures.append("the --static build still needs libptera.so")
+        check_runs("pkg-config (static)", exe, work)
+
+        # (b) find_package(ptera); (c) add_subdirectory(ptera sources).
+        common = ["-G", "Ninja", f"-DCMAKE_C_COMPILER={CC}"]
+        if SAN:
+            common.append("-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(SAN_FLAGS))
+        for label, args in (
+            ("find_package", [f"-DCMAKE_PREFIX_PATH={prefix}"]),
+            # Built unoptimized: this checks the build system, not the code.
+            ("add_subdirectory", [f"-DPTERA_SOURCE_DIR={SRC}", "-DCMAKE_BUILD_TYPE=Plain",
+                                  "-DCMAKE_C_FLAGS=-O0"]),
+        ):
+            b = os.path.join(work, label)
+            sh(["cmake", "-S", EXAMPLE, "-B", b, *common, *args])
+            sh(["cmake", "--build", b, "-j2"])
+            check_runs(f"{label} (ptera::ptera)", os.path.join(b, "run_model"), work)
+            check_runs(f"{label} (ptera::ptera_static)", os.path.join(b, "run_model_static"), work)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print("FAIL", f)
+    if failures:
+        sys.exit(1)
+    print("OK")
+
+
+main()
