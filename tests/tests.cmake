@@ -32,7 +32,8 @@ add_test(NAME compile_cli
 # eager PyTorch. Skips fail the test (PTERA_NO_SKIP).
 add_test(NAME python_frontend
          COMMAND ${CMAKE_COMMAND} -E env PTERA_BIN=$<TARGET_FILE:ptera> PTERA_NO_SKIP=1
-                 ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests)
+                 ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider
+                 --ignore=${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py ${PROJECT_SOURCE_DIR}/python/tests)
 set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 
 # The model zoo end to end (tests/zoo): export with python/ptera, run with
@@ -80,3 +81,20 @@ add_test(NAME install_consumers
                  ${PROJECT_BINARY_DIR} ${PTERA_CORPUS_DIR} ${PROJECT_VERSION} ${CMAKE_C_COMPILER}
                  ${PTERA_SANITIZE})
 set_tests_properties(install_consumers PROPERTIES TIMEOUT 900 COST 800)
+
+# The Python runtime binding (python/ptera/runtime.py, ctypes over this
+# build's libptera.so): zoo models against eager PyTorch, state across calls,
+# errors. Under the sanitizers the interpreter gets the ASan runtime first
+# and runs only the small models.
+set(_ptera_rt_env PTERA_LIB=$<TARGET_FILE:ptera_shared> PTERA_BIN=$<TARGET_FILE:ptera>
+    PTERA_CORPUS_DIR=${PTERA_CORPUS_DIR} PTERA_NO_SKIP=1)
+if(PTERA_SANITIZE)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libclang_rt.asan-${CMAKE_SYSTEM_PROCESSOR}.so
+                  OUTPUT_VARIABLE _ptera_asan_rt OUTPUT_STRIP_TRAILING_WHITESPACE)
+  list(APPEND _ptera_rt_env LD_PRELOAD=${_ptera_asan_rt} ASAN_OPTIONS=detect_leaks=0
+       PTERA_ZOO_SKIP_HEAVY=1)
+endif()
+add_test(NAME python_runtime
+         COMMAND ${CMAKE_COMMAND} -E env ${_ptera_rt_env}
+                 ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py)
+set_tests_properties(python_runtime PROPERTIES TIMEOUT 900 COST 600)

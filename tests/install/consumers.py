@@ -119,6 +119,39 @@ def main():
             failures.append("the --static build still needs libptera.so")
         check_runs("pkg-config (static)", exe, work)
 
+        # The Python package, pip-installed from a copy of python/ (so the
+        # source tree stays clean), finds the installed library and CLI with
+        # no PTERA_LIB/PTERA_BIN: through pkg-config's prefix.
+        pysrc = os.path.join(work, "pysrc")
+        shutil.copytree(os.path.join(SRC, "python"), pysrc,
+                        ignore=shutil.ignore_patterns("tests", "__pycache__", "*.egg-info", "build"))
+        site = os.path.join(work, "site")
+        sh([sys.executable, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps",
+            "--no-index", "--target", site, pysrc])
+        py_env = {k: v for k, v in pkg_env.items() if k not in ("PTERA_LIB", "PTERA_BIN", "PYTHONPATH")}
+        py_env["PYTHONPATH"] = site
+        if SAN:
+            py_env["LD_PRELOAD"] = sh([CC, "-print-file-name=libclang_rt.asan-x86_64.so"]).strip()
+            py_env["ASAN_OPTIONS"] = "detect_leaks=0"
+        stem = "pytorch+executorch__add"
+        case = os.path.join(CORPUS, "expected", stem, "forward", "case0")
+        script = (
+            "import sys, numpy as np, ptera\n"
+            "print(ptera.find_library()); print(ptera.find_ptera()); print(ptera.version())\n"
+            "m = ptera.Program(sys.argv[1]).method('forward')\n"
+            "xs = [np.load(sys.argv[2] + '/input_%d.npy' % i) for i in range(len(m.inputs))]\n"
+            "np.testing.assert_allclose(m(*xs)[0], np.load(sys.argv[2] + '/output_0.npy'), rtol=1e-6)\n"
+            "print('values ok')\n")
+        r = subprocess.run([sys.executable, "-c", script, os.path.join(CORPUS, "pte", stem + ".pte"), case],
+                           capture_output=True, text=True, env=py_env, cwd=work, timeout=300)
+        lines = r.stdout.split()
+        if r.returncode != 0 or len(lines) < 4 or lines[3] != "values":
+            failures.append(f"pip-installed ptera: exit {r.returncode}\n{r.stdout}\n{r.stderr}")
+        elif not (lines[0].startswith(prefix) and lines[1].startswith(prefix) and lines[2] == VERSION):
+            failures.append(f"pip-installed ptera found {lines[:3]}, not the install in {prefix}")
+        else:
+            print("pip-installed package: found the installed library and CLI, values ok")
+
         # (b) find_package(ptera); (c) add_subdirectory(ptera sources).
         common = ["-G", "Ninja", f"-DCMAKE_C_COMPILER={CC}"]
         if SAN:
