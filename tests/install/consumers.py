@@ -9,7 +9,7 @@ and each run on corpus programs, the printed values checked against
 ExecuTorch's outputs in the corpus (expected/<file>/forward/case0), and
 ptera_version() against the CMake project version.
 
-usage: consumers.py SOURCE_DIR BUILD_DIR CORPUS_DIR VERSION C_COMPILER SANITIZE(ON|OFF)
+usage: consumers.py SOURCE_DIR BUILD_DIR CORPUS_DIR VERSION C_COMPILER
 """
 import os
 import shutil
@@ -19,9 +19,7 @@ import tempfile
 
 import numpy as np
 
-SRC, BUILD, CORPUS, VERSION, CC, SANITIZE = sys.argv[1:7]
-SAN = SANITIZE.upper() in ("ON", "1", "TRUE", "YES")
-SAN_FLAGS = ["-fsanitize=address,undefined"] if SAN else []
+SRC, BUILD, CORPUS, VERSION, CC = sys.argv[1:6]
 EXAMPLE = os.path.join(SRC, "examples", "c_api")
 # (model, data file or None): a two-input add; a program with constants.
 CASES = [
@@ -41,7 +39,7 @@ def sh(cmd, **kw):
 
 
 def check_runs(label, exe, tmp):
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1")
+    env = dict(os.environ)
     for model, data in CASES:
         stem = os.path.splitext(model)[0]
         case = os.path.join(CORPUS, "expected", stem, "forward", "case0")
@@ -103,18 +101,13 @@ def main():
         cflags = sh(["pkg-config", "--cflags", "ptera"], env=pkg_env).split()
         libs = sh(["pkg-config", "--libs", "ptera"], env=pkg_env).split()
         exe = os.path.join(work, "run_model_pc")
-        sh([CC, src, *cflags, *SAN_FLAGS, "-o", exe, *libs, f"-Wl,-rpath,{libroot}"])
+        sh([CC, src, *cflags, "-o", exe, *libs, f"-Wl,-rpath,{libroot}"])
         check_runs("pkg-config (shared)", exe, work)
         static_libs = sh(["pkg-config", "--libs", "--static", "ptera"], env=pkg_env).split()
         if "-lm" not in static_libs:
             failures.append(f"pkg-config --static --libs ptera lacks -lm: {static_libs}")
         exe = os.path.join(work, "run_model_pc_static")
-        if SAN:  # sanitizers cannot link -static; take libptera.a by name instead
-            static_cmd = [CC, src, *cflags, *SAN_FLAGS, "-o", exe,
-                          *[("-l:libptera.a" if a == "-lptera" else a) for a in static_libs]]
-        else:
-            static_cmd = [CC, src, *cflags, "-static", "-o", exe, *static_libs]
-        sh(static_cmd)
+        sh([CC, src, *cflags, "-static", "-o", exe, *static_libs])
         if "libptera" in sh(["readelf", "-d", exe]):
             failures.append("the --static build still needs libptera.so")
         check_runs("pkg-config (static)", exe, work)
@@ -130,9 +123,6 @@ def main():
             "--no-index", "--target", site, pysrc])
         py_env = {k: v for k, v in pkg_env.items() if k not in ("PTERA_LIB", "PTERA_BIN", "PYTHONPATH")}
         py_env["PYTHONPATH"] = site
-        if SAN:
-            py_env["LD_PRELOAD"] = sh([CC, "-print-file-name=libclang_rt.asan-x86_64.so"]).strip()
-            py_env["ASAN_OPTIONS"] = "detect_leaks=0"
         stem = "pytorch+executorch__add"
         case = os.path.join(CORPUS, "expected", stem, "forward", "case0")
         script = (
@@ -154,8 +144,6 @@ def main():
 
         # (b) find_package(ptera); (c) add_subdirectory(ptera sources).
         common = ["-G", "Ninja", f"-DCMAKE_C_COMPILER={CC}"]
-        if SAN:
-            common.append("-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(SAN_FLAGS))
         for label, args in (
             ("find_package", [f"-DCMAKE_PREFIX_PATH={prefix}"]),
             # Built unoptimized: this checks the build system, not the code.
