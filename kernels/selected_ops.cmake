@@ -53,14 +53,14 @@ endfunction()
 # add_library(target OBJECT kernels/builtin.c) with every op of ops.def, or only
 # those of list_file when it is not empty.
 function(ptera_add_op_table target list_file)
-  add_library(${target} OBJECT ${CMAKE_SOURCE_DIR}/kernels/builtin.c)
-  target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/src
-                                               ${CMAKE_SOURCE_DIR}/kernels)
+  add_library(${target} OBJECT ${PROJECT_SOURCE_DIR}/kernels/builtin.c)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include ${PROJECT_SOURCE_DIR}/src
+                                               ${PROJECT_SOURCE_DIR}/kernels)
   set_target_properties(${target} PROPERTIES C_VISIBILITY_PRESET hidden)
   if(list_file)
     get_filename_component(list_abs "${list_file}" ABSOLUTE)
     set(def "${CMAKE_BINARY_DIR}/generated/${target}_ops.def")
-    ptera_select_ops(${CMAKE_SOURCE_DIR}/kernels/ops.def "${list_abs}" "${def}")
+    ptera_select_ops(${PROJECT_SOURCE_DIR}/kernels/ops.def "${list_abs}" "${def}")
     target_compile_definitions(${target} PRIVATE PTERA_OPS_TABLE="${def}")
   endif()
 endfunction()

@@ -5,7 +5,7 @@ else()
   find_program(PTERA_PYTHON python3)
 endif()
 add_test(NAME corpus
-         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/corpus/run_corpus.py $<TARGET_FILE:ptera>
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/corpus/run_corpus.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
 set_tests_properties(corpus PROPERTIES TIMEOUT 900)
 # The two longest tests start first so that `ctest -j` runs them side by
@@ -16,30 +16,31 @@ if(TEST test_corrupt_corpus)
 endif()
 # ptera run's top-k line: the helper is tools code, linked into its unit test.
 if(TARGET test_cli_topk)
-  target_sources(test_cli_topk PRIVATE ${CMAKE_SOURCE_DIR}/tools/ptera/cli_topk.c)
-  target_include_directories(test_cli_topk PRIVATE ${CMAKE_SOURCE_DIR}/tools/ptera)
+  target_sources(test_cli_topk PRIVATE ${PROJECT_SOURCE_DIR}/tools/ptera/cli_topk.c)
+  target_include_directories(test_cli_topk PRIVATE ${PROJECT_SOURCE_DIR}/tools/ptera)
 endif()
 add_test(NAME cli_run_topk
-         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/run_topk.py $<TARGET_FILE:ptera>
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/cli/run_topk.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
 
 # `ptera compile` end to end: a generated .ptg compiled, run and checked.
 add_test(NAME compile_cli
-         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/compile/test_compile_cli.py
-                 $<TARGET_FILE:ptera> ${CMAKE_BINARY_DIR}/compile_cli)
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/compile/test_compile_cli.py
+                 $<TARGET_FILE:ptera> ${PROJECT_BINARY_DIR}/compile_cli)
 # The Python front end (python/ptera): capture and operator mapping checked by
 # a reference interpreter, and export -> ptera compile -> ptera run against
 # eager PyTorch. Skips fail the test (PTERA_NO_SKIP).
 add_test(NAME python_frontend
          COMMAND ${CMAKE_COMMAND} -E env PTERA_BIN=$<TARGET_FILE:ptera> PTERA_NO_SKIP=1
-                 ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${CMAKE_SOURCE_DIR}/python/tests)
+                 ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider
+                 --ignore=${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py ${PROJECT_SOURCE_DIR}/python/tests)
 set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 
 # The model zoo end to end (tests/zoo): export with python/ptera, run with
 # `ptera run`, compare with eager PyTorch (needs torch and torchvision, which
 # scripts/deps.sh installs; a missing one fails the test). PTERA_ZOO_SKIP_HEAVY=1
 # in the environment (or --skip-heavy) keeps only the small models.
-add_test(NAME zoo COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
+add_test(NAME zoo COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
 set_tests_properties(zoo PROPERTIES TIMEOUT 1800 COST 1100)
 
 # test_emit_named also runs `ptera inspect` on a file it emits.
@@ -56,14 +57,14 @@ endif()
 add_test(NAME schema
          COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1 sh -c
                  "\"$0\" \"$1\" \"$2\" && \"$0\" \"$3\" \"$4\""
-                 ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
-                 ${CMAKE_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
+                 ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
+                 ${PROJECT_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
 set_tests_properties(schema PROPERTIES TIMEOUT 300)
 
 # `ptera bench`: statistics, --profile against --trace, option validation.
 add_test(NAME cli_bench
-         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/bench.py $<TARGET_FILE:ptera>
-                 ${CMAKE_SOURCE_DIR})
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/cli/bench.py $<TARGET_FILE:ptera>
+                 ${PROJECT_SOURCE_DIR})
 
 # `ptera inspect` ends with each method's memory once loaded: AddModel has one
 # 32-byte planned buffer, no prepared kernel, and float[3] tensors only, so
@@ -74,19 +75,54 @@ add_test(NAME cli_inspect_memory
                  ${PTERA_CORPUS_DIR}/pte/pytorch+executorch__examples_arduino_examples_AddModel_model.pte)
 # `ptera ops --used` against the corpus's flatc dumps (tests/cli/ops_used.py).
 add_test(NAME cli_ops_used
-         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/ops_used.py $<TARGET_FILE:ptera>
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/cli/ops_used.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
 
 # A selective kernel table (what -DPTERA_SELECTED_OPS builds, kernels/selected_ops.cmake):
 # the CLI linked with only the operators of tests/cli/selected_ops.txt.
-ptera_add_op_table(ptera_table_selected ${CMAKE_SOURCE_DIR}/tests/cli/selected_ops.txt)
+ptera_add_op_table(ptera_table_selected ${PROJECT_SOURCE_DIR}/tests/cli/selected_ops.txt)
 add_executable(ptera_selected ${PTERA_CLI_SOURCES} $<TARGET_OBJECTS:ptera_objs>
                               $<TARGET_OBJECTS:ptera_table_selected>)
-target_include_directories(ptera_selected PRIVATE ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/src
-                                                  ${CMAKE_SOURCE_DIR}/kernels ${CMAKE_SOURCE_DIR}/compiler)
-target_link_libraries(ptera_selected PRIVATE m)
+target_include_directories(ptera_selected PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include ${PROJECT_SOURCE_DIR}/src
+                                                  ${PROJECT_SOURCE_DIR}/kernels ${PROJECT_SOURCE_DIR}/compiler)
+target_link_libraries(ptera_selected PRIVATE m ${PTERA_THREAD_LIBS})
 target_link_options(ptera_selected PRIVATE -Wl,--gc-sections)
 add_test(NAME selected_ops
-         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/selected_ops.py $<TARGET_FILE:ptera_selected>
-                 ${CMAKE_SOURCE_DIR}/tests/cli/selected_ops.txt ${PTERA_CORPUS_DIR} ${CMAKE_COMMAND}
-                 ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/selected_ops_scratch)
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/cli/selected_ops.py $<TARGET_FILE:ptera_selected>
+                 ${PROJECT_SOURCE_DIR}/tests/cli/selected_ops.txt ${PTERA_CORPUS_DIR} ${CMAKE_COMMAND}
+                 ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/selected_ops_scratch)
+
+# Hostile names: crafted copies of corpus files (control bytes, ANSI escapes,
+# invalid UTF-8 in names and keys) through inspect/run/verify; no raw control
+# byte reaches the output and every `inspect --json` parses and matches
+# docs/inspect.schema.json. Also every bad numeric option is a usage error.
+add_test(NAME cli_hostile_output
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/hostile_output.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})
+add_test(NAME cli_options
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/options.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})
+
+# ptera as a dependency (tests/install/consumers.py): cmake --install into a
+# temporary prefix, then examples/c_api built outside the tree through
+# pkg-config (shared, --static), find_package(ptera) and add_subdirectory,
+# each run on corpus programs against ExecuTorch's outputs, and the
+# pip-installed Python package run against the installed library.
+# The Python runtime binding (python/ptera/runtime.py, ctypes over this
+# build's libptera.so): zoo models against eager PyTorch, state across calls,
+# errors. Neither runs in the sanitizer build: they check packaging and the
+# binding, and the interpreter (torch) under a preloaded ASan runtime takes
+# far too long; the C paths they use are covered there by the other tests.
+# Nor in the valgrind build (CMAKE_CROSSCOMPILING_EMULATOR): the Python
+# interpreter and the consumers' builds run outside valgrind anyway.
+if(NOT PTERA_SANITIZE AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME install_consumers
+           COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/consumers.py ${PROJECT_SOURCE_DIR}
+                   ${PROJECT_BINARY_DIR} ${PTERA_CORPUS_DIR} ${PROJECT_VERSION} ${CMAKE_C_COMPILER})
+  set_tests_properties(install_consumers PROPERTIES TIMEOUT 900 COST 800)
+  add_test(NAME python_runtime
+           COMMAND ${CMAKE_COMMAND} -E env PTERA_LIB=$<TARGET_FILE:ptera_shared> PTERA_BIN=$<TARGET_FILE:ptera>
+                   PTERA_CORPUS_DIR=${PTERA_CORPUS_DIR} PTERA_NO_SKIP=1
+                   ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py)
+  set_tests_properties(python_runtime PROPERTIES TIMEOUT 900 COST 600)
+endif()

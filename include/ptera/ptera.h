@@ -2,10 +2,7 @@
 #ifndef PTERA_H
 #define PTERA_H
 
-#define PTERA_VERSION_MAJOR 0
-#define PTERA_VERSION_MINOR 1
-#define PTERA_VERSION_PATCH 0
-#define PTERA_VERSION "0.1.0"
+#include "ptera/version.h" /* generated into the build (and install) tree */
 
 #include "alloc.h"
 #include "backend.h"

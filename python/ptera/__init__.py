@@ -1,21 +1,27 @@
-"""ptera front end: capture a torch.nn.Module, write a .ptg (docs/PTG.md) and
-compile it with `ptera compile` into an ExecuTorch .pte program.
+"""ptera for Python.
+
+Export (needs torch): capture a torch.nn.Module, write a .ptg (docs/PTG.md)
+and compile it with `ptera compile` into an ExecuTorch .pte program.
 
     import ptera
     r = ptera.export(model, (x,), "model.pte")
     print(r.report)
+
+Run (needs numpy only; libptera through ctypes, see runtime.py):
+
+    prog = ptera.Program("model.pte", data=["model.ptd"])
+    y, = prog.method("forward")(x)
 """
 
 import os
-import shutil
 import subprocess
 import tempfile
 
-__all__ = ["export", "write_ptg", "find_ptera", "ExportResult", "PteraNotFound"]
+from .locate import PteraNotFound, find_library, find_ptera
+from .runtime import IOInfo, Method, Program, PteraError, version
 
-
-class PteraNotFound(RuntimeError):
-    pass
+__all__ = ["export", "write_ptg", "find_ptera", "find_library", "ExportResult", "PteraNotFound",
+           "Program", "Method", "IOInfo", "PteraError", "version"]
 
 
 class ExportResult:
@@ -27,26 +33,6 @@ class ExportResult:
 
     def __repr__(self):
         return "ExportResult(pte=%r, ptd=%r, ptg=%r)" % (self.pte, self.ptd, self.ptg)
-
-
-def find_ptera():
-    """The ptera binary: $PTERA_BIN, else <repo>/build/ptera next to this
-    package, else `ptera` on PATH."""
-    env = os.environ.get("PTERA_BIN")
-    if env:
-        if not os.path.exists(env):
-            raise PteraNotFound("PTERA_BIN=%s does not exist" % env)
-        return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    cand = os.path.normpath(os.path.join(here, "..", "..", "build", "ptera"))
-    if os.path.isfile(cand) and os.access(cand, os.X_OK):
-        return cand
-    p = shutil.which("ptera")
-    if p:
-        return p
-    raise PteraNotFound(
-        "no ptera binary: set PTERA_BIN, build the repository (build/ptera) or put "
-        "ptera on PATH")
 
 
 def write_ptg(module, example_inputs, path, method="forward"):

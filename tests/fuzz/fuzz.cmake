@@ -5,7 +5,7 @@
 option(PTERA_FUZZ "Build the libFuzzer harnesses (clang)" OFF)
 
 set(PTERA_FUZZ_HARNESSES pte ptd bpte npy load_execute ptg compile)
-set(PTERA_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
+set(PTERA_FUZZ_DIR ${PROJECT_SOURCE_DIR}/tests/fuzz)
 
 if(PTERA_BUILD_TESTS)
   set(_fuzz_sources ${PTERA_FUZZ_DIR}/replay.c ${PTERA_FUZZ_DIR}/fuzz_program.c)

@@ -20,22 +20,43 @@ int cli_bench(int argc, char **argv);
 /* True when the file at path starts like a bundled program (BP08). */
 bool cli_is_bundle(const char *path);
 
-/* Prints "ptera: <Status>: message" to stderr and returns 1. */
+/* Prints "ptera: <Status>: message" to stderr, the message escaped as by
+ * cli_escape, and returns 1. Pass strings from files and users raw. */
 int cli_error(ptera_status st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
-/* Prints n bytes from an untrusted source: printable ASCII and valid UTF-8
- * as they are, a backslash as "\\", anything else (control bytes, escape
- * sequences, bytes that are not UTF-8) as \xNN. Returns the columns used. */
-int cli_print_escaped(FILE *f, const char *s, size_t n);
-/* Writes n bytes as a JSON string literal (quotes included) that is always
- * valid JSON: bytes that are not UTF-8 become \u00NN. */
-void cli_json_string(FILE *f, const char *s, size_t n);
-/* Parses a decimal count (digits only, no sign) up to max; 0 on success. */
-int cli_parse_count(const char *s, uint64_t max, uint64_t *out);
+/* Escaping (cli_escape.c). Every string from a file or the user goes through
+ * these before it is printed: printable ASCII and well-formed UTF-8 as is, a
+ * backslash doubled, and each byte of a control character (C0, DEL, C1), of
+ * a bidirectional or line-separator control, or one that is not well-formed
+ * UTF-8 as \xNN. */
+/* Writes the escaped form of s[0..n) into buf (NUL-terminated, truncated to
+ * cap) and returns its full length. */
+size_t cli_escape(char *buf, size_t cap, const char *s, size_t n);
+void cli_put(FILE *f, const char *s, size_t n);
+/* A JSON string literal holding the escaped form (always valid JSON). */
+void cli_put_json(FILE *f, const char *s, size_t n);
+/* The escaped form in one of 8 rotating static buffers, for printf's %s
+ * (cut with "[...]" past 2 KB). NULL prints as "". */
+const char *cli_esc(const char *s, size_t n);
+const char *cli_escz(const char *s);
+/* Prints "ptera <cmd>: message" (escaped) to stderr and returns 2, the exit
+ * status of a usage error. */
+int cli_usage(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Option values (cli_args.c): each prints a usage error and returns 2 when v
+ * is not a value of its kind, else stores it and returns 0. */
+/* A decimal count 0..max (no sign, no spaces, no trailing text). */
+int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out);
+/* A finite number >= 0. */
+int cli_parse_nonneg(const char *cmd, const char *opt, const char *v, double *out);
 
 /* A tensor held by the tool in logical (row-major) order. */
 typedef struct cli_array {

@@ -71,13 +71,6 @@ static double now_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static int usage_error(const char *fmt, const char *what) {
-  fputs("ptera bench: ", stderr);
-  fprintf(stderr, fmt, what);
-  fputc('\n', stderr);
-  return 2;
-}
-
 static int parse_args(int argc, char **argv, bench_opts *o) {
   memset(o, 0, sizeof *o);
   o->method = "forward";
@@ -90,36 +83,29 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
       fputs(help, stdout);
       return 0;
     } else if (strcmp(a, "--data") == 0 && has_next) {
-      if (o->ndata == MAX_FILES) return usage_error("more than %s --data files", "64");
+      if (o->ndata == MAX_FILES) return cli_usage("bench", "more than %d --data files", MAX_FILES);
       o->data[o->ndata++] = argv[++i];
     } else if (strcmp(a, "--input") == 0 && has_next) {
-      if (o->ninputs == MAX_INPUTS) return usage_error("more than %s --input files", "1024");
+      if (o->ninputs == MAX_INPUTS) return cli_usage("bench", "more than %d --input files", MAX_INPUTS);
       o->inputs[o->ninputs++] = argv[++i];
     } else if (strcmp(a, "--method") == 0 && has_next) {
       o->method = argv[++i];
     } else if (strcmp(a, "--random") == 0 && has_next) {
       o->random = true;
-      if (cli_parse_count(argv[++i], UINT64_MAX, &o->seed) != 0)
-        return usage_error("--random takes a non-negative integer seed, not '%s'", argv[i]);
+      if (cli_parse_count("bench", a, argv[++i], UINT64_MAX, &o->seed)) return 2;
     } else if ((strcmp(a, "--threads") == 0 || strcmp(a, "--warmup") == 0 ||
                 strcmp(a, "--runs") == 0) && has_next) {
       uint64_t v;
-      if (cli_parse_count(argv[++i], a[2] == 't' ? 1024 : MAX_RUNS, &v) != 0 ||
-          (a[2] == 'r' && v == 0))
-        return usage_error(a[2] == 't'   ? "--threads takes a count from 0 to 1024, not '%s'"
-                           : a[2] == 'w' ? "--warmup takes a count up to 1000000, not '%s'"
-                                         : "--runs takes a count from 1 to 1000000, not '%s'",
-                           argv[i]);
+      if (cli_parse_count("bench", a, argv[++i], a[2] == 't' ? 1024 : MAX_RUNS, &v)) return 2;
+      if (a[2] == 'r' && v == 0) return cli_usage("bench", "--runs takes at least 1, not '0'");
       if (a[2] == 't') o->threads = (size_t)v;
       else if (a[2] == 'w') o->warmup = (size_t)v;
       else o->runs = (size_t)v;
     } else if (strcmp(a, "--seconds") == 0 && has_next) {
-      char *end;
       const char *v = argv[++i];
-      o->seconds = strtod(v, &end);
-      if (!*v || *end || !(o->seconds > 0) || o->seconds > 86400)
-        return usage_error("--seconds takes a positive number of seconds (at most 86400), not '%s'",
-                           v);
+      if (cli_parse_nonneg("bench", a, v, &o->seconds)) return 2;
+      if (!(o->seconds > 0) || o->seconds > 86400)
+        return cli_usage("bench", "--seconds takes a number of seconds above 0 and up to 86400, not '%s'", v);
     } else if (strcmp(a, "--profile") == 0) {
       o->profile = true;
     } else if (strcmp(a, "--trace") == 0 && has_next) {
@@ -127,12 +113,13 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
     } else if (strcmp(a, "--json") == 0) {
       o->json = true;
     } else if (a[0] == '-') {
-      fprintf(stderr, "ptera bench: unknown or incomplete option '%s'\n\n%s", a, help);
+      cli_usage("bench", "unknown or incomplete option '%s'", a);
+      fprintf(stderr, "\n%s", help);
       return 2;
     } else if (!o->model) {
       o->model = a;
     } else {
-      return usage_error("unexpected argument '%s'", a);
+      return cli_usage("bench", "unexpected argument '%s'", a);
     }
   }
   if (!o->model) {
@@ -234,9 +221,7 @@ static void print_profile(profiler *p, size_t runs) {
   printf("  %-44s %-8s %8s %10s %7s\n", "operator", "kind", "calls", "ms", "share");
   for (size_t i = 0; i < p->nentries; i++) {
     const prof_entry *e = &p->entries[i];
-    printf("  ");
-    int w = cli_print_escaped(stdout, e->name, strlen(e->name));
-    printf("%*s %-8s %8.1f %10.4f %6.1f%%\n", w < 44 ? 44 - w : 0, "", kind_name(e->kind),
+    printf("  %-44s %-8s %8.1f %10.4f %6.1f%%\n", cli_escz(e->name), kind_name(e->kind),
            (double)e->calls / (double)runs, e->ms / (double)runs,
            total > 0 ? 100.0 * e->ms / total : 0.0);
   }
@@ -248,12 +233,12 @@ static int write_trace(const profiler *p, const char *path, const char *model) {
   if (!f) return cli_error(PTERA_ACCESS_FAILED, "cannot write the trace file '%s'", path);
   double t0 = p->nevents ? p->events[0].start : 0;
   fputs("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"model\":", f);
-  cli_json_string(f, model, strlen(model));
+  cli_put_json(f, model, strlen(model));
   fputs("},\"traceEvents\":[\n", f);
   for (size_t i = 0; i < p->nevents; i++) {
     const prof_event *e = &p->events[i];
     fputs(i ? ",\n{\"name\":" : "{\"name\":", f);
-    cli_json_string(f, e->name, strlen(e->name));
+    cli_put_json(f, e->name, strlen(e->name));
     fprintf(f,
             ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%.3f,\"dur\":%.3f,"
             "\"args\":{\"chain\":%u,\"instruction\":%u}}",
@@ -336,10 +321,8 @@ static int bench(cli_session *s, const bench_opts *o, profiler *prof) {
            quantile(ms, runs, 0.5), quantile(ms, runs, 0.1), quantile(ms, runs, 0.9), ms[0], mean,
            runs, threads);
   } else {
-    printf("method ");
-    cli_print_escaped(stdout, o->method, strlen(o->method));
-    printf(": %zu runs after %zu warm-up, %zu thread%s\n", runs, o->warmup, threads,
-           threads == 1 ? "" : "s");
+    printf("method %s: %zu runs after %zu warm-up, %zu thread%s\n", cli_escz(o->method), runs,
+           o->warmup, threads, threads == 1 ? "" : "s");
     printf("latency ms: median %.4f  p10 %.4f  p90 %.4f  min %.4f  mean %.4f\n",
            quantile(ms, runs, 0.5), quantile(ms, runs, 0.1), quantile(ms, runs, 0.9), ms[0], mean);
   }

@@ -80,15 +80,15 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
     } else if (strcmp(a, "--quiet") == 0) {
       o->quiet = true;
     } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "ptera compile: unknown or incomplete option '%s'\n\n%s", a, help);
+      cli_usage("compile", "unknown or incomplete option '%s'", a);
+      fprintf(stderr, "\n%s", help);
       return 2;
     } else if (!o->in) {
       o->in = a;
     } else if (!o->out) {
       o->out = a;
     } else {
-      fprintf(stderr, "ptera compile: unexpected argument '%s'\n", a);
-      return 2;
+      return cli_usage("compile", "unexpected argument '%s'", a);
     }
   }
   if (!o->in || !o->out) {
@@ -194,15 +194,15 @@ static void report(const compile_opts *o, const pc_compile_result *r) {
     const pc_method_stats *s = &r->methods[i];
     printf("method %s: %u -> %u nodes (fused %u, folded %u, merged %u constants / %llu B, "
            "removed %u, views %u); planned %llu B (no reuse %llu B, ",
-           s->name, s->nodes_before, s->nodes_after, s->passes.fused_nodes, s->passes.folded_nodes,
+           cli_escz(s->name), s->nodes_before, s->nodes_after, s->passes.fused_nodes, s->passes.folded_nodes,
            s->passes.merged_constants, (unsigned long long)s->passes.merged_bytes,
            s->passes.removed_nodes, s->passes.elided_views, (unsigned long long)s->plan.peak_bytes,
            (unsigned long long)s->plan.no_reuse_bytes);
     if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
     else printf("1.00x)\n");
   }
-  printf("wrote %s (%zu B)\n", o->out, r->pte_size);
-  if (o->ptd) printf("wrote %s (%zu B, %u weights)\n", o->ptd, r->ptd_size, r->nexternal);
+  printf("wrote %s (%zu B)\n", cli_escz(o->out), r->pte_size);
+  if (o->ptd) printf("wrote %s (%zu B, %u weights)\n", cli_escz(o->ptd), r->ptd_size, r->nexternal);
 }
 
 /* Writes, verifies and renames the outputs. */

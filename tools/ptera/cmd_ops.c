@@ -126,11 +126,11 @@ int cli_ops(int argc, char **argv) {
     }
     return list_used(argc - 2, argv + 2);
   }
-  if (argc > 1) {
-    fprintf(stderr, "ptera ops: unexpected argument '%s'\n", argv[1]);
-    return 2;
-  }
+  if (argc > 1) return cli_usage("ops", "unexpected argument '%s'", argv[1]);
   size_t n = ptera_kernel_count();
-  for (size_t i = 0; i < n; i++) puts(ptera_kernel_name(i));
+  for (size_t i = 0; i < n; i++) {
+    cli_put(stdout, ptera_kernel_name(i), strlen(ptera_kernel_name(i)));
+    putchar('\n');
+  }
   return 0;
 }

@@ -80,14 +80,12 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       o->data[o->ndata++] = argv[++i];
     } else if (strcmp(a, "--input") == 0 && has_next) {
       if (o->ninputs == MAX_INPUTS) {
-        fprintf(stderr, "ptera run: more than %d --input files\n", MAX_INPUTS);
-        return 2;
+        return cli_usage("run", "more than %d --input files", MAX_INPUTS);
       }
       o->inputs[o->ninputs++] = argv[++i];
     } else if (strcmp(a, "--then") == 0) {
       if (o->nruns == MAX_RUNS) {
-        fprintf(stderr, "ptera run: more than %d executions\n", MAX_RUNS);
-        return 2;
+        return cli_usage("run", "more than %d executions", MAX_RUNS);
       }
       o->first[o->nruns++] = o->ninputs;
     } else if (strcmp(a, "--method") == 0 && has_next) {
@@ -96,32 +94,24 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       o->output_dir = argv[++i];
     } else if (strcmp(a, "--random") == 0 && has_next) {
       o->random = true;
-      o->seed = strtoull(argv[++i], NULL, 10);
+      if (cli_parse_count("run", a, argv[++i], UINT64_MAX, &o->seed)) return 2;
     } else if (strcmp(a, "--threads") == 0 && has_next) {
       uint64_t v;
-      if (cli_parse_count(argv[++i], 1024, &v) != 0) {
-        fprintf(stderr, "ptera run: --threads takes a count from 0 to 1024, not '%s'\n", argv[i]);
-        return 2;
-      }
+      if (cli_parse_count("run", a, argv[++i], 1024, &v)) return 2;
       o->threads = (size_t)v;
-    } else if (strcmp(a, "--show") == 0 && has_next) {
-      o->show = (size_t)strtoull(argv[++i], NULL, 10);
-    } else if (strcmp(a, "--top") == 0 && has_next) {
-      char *end;
-      const char *v = argv[++i];
-      o->top = (size_t)strtoull(v, &end, 10);
-      if (!*v || *end || *v == '-') {
-        fprintf(stderr, "ptera run: --top takes a count, not '%s'\n", v);
-        return 2;
-      }
+    } else if ((strcmp(a, "--show") == 0 || strcmp(a, "--top") == 0) && has_next) {
+      uint64_t n;
+      if (cli_parse_count("run", a, argv[++i], SIZE_MAX, &n)) return 2;
+      if (a[2] == 's') o->show = (size_t)n;
+      else o->top = (size_t)n;
     } else if (a[0] == '-' ) {
-      fprintf(stderr, "ptera run: unknown or incomplete option '%s'\n\n%s", a, help);
+      cli_usage("run", "unknown or incomplete option '%s'", a);
+      fprintf(stderr, "\n%s", help);
       return 2;
     } else if (!o->model) {
       o->model = a;
     } else {
-      fprintf(stderr, "ptera run: unexpected argument '%s'\n", a);
-      return 2;
+      return cli_usage("run", "unexpected argument '%s'", a);
     }
   }
   if (!o->model) {
@@ -134,11 +124,10 @@ static int parse_args(int argc, char **argv, run_opts *o) {
   if (o->ninputs) {
     for (size_t j = 0; j < o->nruns; j++) {
       if (o->first[j] != o->first[j + 1]) continue;
-      fprintf(stderr,
-              "ptera run: execution %zu has no --input but others have: with --then, give every "
-              "execution its inputs (or none, for ones or --random values)\n",
-              j);
-      return 2;
+      return cli_usage("run",
+                       "execution %zu has no --input but others have: with --then, give every "
+                       "execution its inputs (or none, for ones or --random values)",
+                       j);
     }
   }
   return -1;
@@ -178,7 +167,7 @@ static int output_array(const ptera_value *v, cli_array *a) {
 static void print_output(size_t k, const ptera_value *v, const cli_array *a, size_t show) {
   char shape[160];
   if (v->tag == PTERA_TAG_STRING) {
-    printf("output %zu: String = \"%.*s\"\n", k, (int)v->u.str.len, v->u.str.ptr);
+    printf("output %zu: String = \"%s\"\n", k, cli_esc(v->u.str.ptr, v->u.str.len));
     return;
   }
   if (v->tag != PTERA_TAG_TENSOR) {

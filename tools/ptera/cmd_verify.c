@@ -27,8 +27,8 @@ static bool run_case(ptera_bundled *b, size_t s, size_t c, double rtol, double a
   if (!why && (st = ptera_method_execute(m)) != PTERA_OK) why = ptera_method_errmsg(m);
   if (!why && (st = ptera_bundled_verify(b, m, s, c, rtol, atol)) != PTERA_OK)
     why = ptera_bundled_errmsg(b);
-  if (why) printf("FAIL %s case %zu: %s: %s\n", name, c, ptera_status_name(st), why);
-  else printf("PASS %s case %zu\n", name, c);
+  if (why) printf("FAIL %s case %zu: %s: %s\n", cli_escz(name), c, ptera_status_name(st), cli_escz(why));
+  else printf("PASS %s case %zu\n", cli_escz(name), c);
   ptera_method_destroy(m);
   return why == NULL;
 }
@@ -41,11 +41,14 @@ int cli_verify(int argc, char **argv) {
       fputs(help, stdout);
       return 0;
     } else if (strcmp(argv[i], "--rtol") == 0 && i + 1 < argc) {
-      rtol = strtod(argv[++i], NULL);
+      if (cli_parse_nonneg("verify", argv[i], argv[i + 1], &rtol)) return 2;
+      i++;
     } else if (strcmp(argv[i], "--atol") == 0 && i + 1 < argc) {
-      atol = strtod(argv[++i], NULL);
+      if (cli_parse_nonneg("verify", argv[i], argv[i + 1], &atol)) return 2;
+      i++;
     } else if (argv[i][0] == '-' || path) {
-      fprintf(stderr, "ptera verify: unexpected argument '%s'\n\n%s", argv[i], help);
+      cli_usage("verify", "unexpected argument '%s'", argv[i]);
+      fprintf(stderr, "\n%s", help);
       return 2;
     } else {
       path = argv[i];
@@ -55,6 +58,18 @@ int cli_verify(int argc, char **argv) {
     fputs(help, stderr);
     return 2;
   }
+  unsigned char head[8] = {0};
+  FILE *f = fopen(path, "rb");
+  size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f) fclose(f);
+  if (got == sizeof head && memcmp(head + 4, "ET12", 4) == 0)
+    return cli_error(PTERA_INVALID_ARGUMENT,
+                     "%s is a program (.pte), not a bundled program (.bpte): it has no test cases "
+                     "to verify; 'ptera run' runs it",
+                     path);
+  if (got == sizeof head && memcmp(head + 4, "FT01", 4) == 0)
+    return cli_error(PTERA_INVALID_ARGUMENT,
+                     "%s is a data file (.ptd), not a bundled program (.bpte)", path);
   ptera_bundled *b;
   ptera_status st = ptera_bundled_load_file(path, NULL, &b);
   if (st != PTERA_OK) {

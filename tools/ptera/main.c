@@ -17,16 +17,18 @@ static const char usage[] =
     "  compile IN.ptg OUT.pte  compile a captured graph into a program\n"
     "  bench MODEL.pte    time a method: latency statistics, per-operator profile\n"
     "  help [COMMAND]     show help for a command\n"
-    "  version            print the version\n"
+    "  version, --version print the version of the ptera library\n"
     "\n"
     "'ptera COMMAND --help' shows the options of each command.\n";
 
 int cli_error(ptera_status st, const char *fmt, ...) {
+  char msg[4096];
   va_list ap;
-  fprintf(stderr, "ptera: %s: ", ptera_status_name(st));
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  fprintf(stderr, "ptera: %s: ", ptera_status_name(st));
+  cli_put(stderr, msg, strlen(msg));
   fputc('\n', stderr);
   return 1;
 }
@@ -54,7 +56,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-    printf("ptera %s\n", PTERA_VERSION);
+    printf("ptera %s\n", ptera_version());
     return 0;
   }
   if (strcmp(cmd, "run") == 0) return cli_run(argc - 1, argv + 1);
@@ -63,6 +65,6 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "ops") == 0) return cli_ops(argc - 1, argv + 1);
   if (strcmp(cmd, "compile") == 0) return cli_compile(argc - 1, argv + 1);
   if (strcmp(cmd, "bench") == 0) return cli_bench(argc - 1, argv + 1);
-  fprintf(stderr, "ptera: unknown command '%s'\n\n%s", cmd, usage);
+  fprintf(stderr, "ptera: unknown command '%s'\n\n%s", cli_escz(cmd), usage);
   return 2;
 }
