@@ -3,6 +3,7 @@
  * SymInt groups, *, Tensor(a!) out). 1-d ([N,C,L]) and 2-d ([N,C,H,W]) inputs, any dim
  * order; transposed convolution included. One real dtype throughout. */
 #include "builtin.h"
+#include "cpu/conv2d.h"
 #include "cpu/conv_geom.h"
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
@@ -124,6 +125,21 @@ static void conv_transposed(const pk_conv2d_geom *g, const conv_strides *st, con
     }
 }
 
+/* The f32 fast path for contiguous (NCHW) tensors; false when it does not
+ * apply (or its workspace is not available) and the portable loops run. */
+static bool conv_fast(ptera_kernel_ctx *ctx, const pk_conv2d_geom *g, const ptera_tensor *in,
+                      const ptera_tensor *w, const ptera_tensor *bias, ptera_tensor *out) {
+  if (in->dtype != PTERA_DTYPE_FLOAT || !ptera_tensor_is_contiguous(in) ||
+      !ptera_tensor_is_contiguous(w) || !ptera_tensor_is_contiguous(out) ||
+      (bias && !ptera_tensor_is_contiguous(bias)) || !pk_conv2d_f32_supported(g))
+    return false;
+  size_t bytes = pk_conv2d_f32_workspace(g, ptera_kernel_thread_count(ctx));
+  void *ws = bytes && bytes != SIZE_MAX ? ptera_kernel_temp(ctx, bytes, 64) : NULL;
+  if (bytes && !ws) return false;
+  pk_conv2d_f32(g, in->data, w->data, bias ? bias->data : NULL, out->data, -INFINITY, INFINITY, ws, ctx);
+  return true;
+}
+
 ptera_status pk_convolution_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::convolution.out";
   ptera_tensor *in, *w, *bias, *out;
@@ -205,6 +221,7 @@ ptera_status pk_convolution_out(ptera_kernel_ctx *ctx, ptera_value **args, size_
   if (one_d) sizes[2] = (int32_t)g.ow;
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
+  if (conv_fast(ctx, &g, in, w, bias, out)) return PTERA_OK;
   conv_strides cs;
   strides4(in, one_d, cs.is);
   strides4(w, one_d, cs.ws);
