@@ -67,20 +67,26 @@ static void dw_task(void *arg, size_t begin, size_t end) {
 #if __has_include("cpu/gemm.h")
 #include "cpu/gemm.h"
 
-static pk_gemm_f32_args gemm_args(size_t M, size_t N, size_t K, const float *a, size_t lda, const float *b,
-                                  size_t ldb, const float *bias, float *c, size_t ldc, float min, float max) {
-  pk_gemm_f32_args g = {M, N, K, {a, lda, 1, NULL}, {b, ldb, 1, NULL}, bias, NULL, c, ldc, min, max};
+static pk_gemm_f32_args gemm_args(size_t M, size_t N, size_t K, const float *a, size_t lda, const void *pa,
+                                  const float *b, size_t ldb, const float *bias, float *c, size_t ldc, float min,
+                                  float max) {
+  pk_gemm_f32_args g = {M, N, K, {a, lda, 1, pa}, {b, ldb, 1, NULL}, bias, NULL, c, ldc, min, max};
   return g;
 }
 
+/* The workspace of the worst case: A not packed. */
 static size_t gemm_workspace(size_t M, size_t N, size_t K) {
-  pk_gemm_f32_args g = gemm_args(M, N, K, NULL, K, NULL, N, NULL, NULL, N, 0.0f, 0.0f);
+  pk_gemm_f32_args g = gemm_args(M, N, K, NULL, K, NULL, NULL, N, NULL, NULL, N, 0.0f, 0.0f);
   return pk_gemm_f32_workspace(&g, 1);
 }
 
-static void conv_gemm(size_t M, size_t N, size_t K, const float *a, size_t lda, const float *b, size_t ldb,
-                      const float *bias, float *c, size_t ldc, float min, float max, void *ws) {
-  pk_gemm_f32_args g = gemm_args(M, N, K, a, lda, b, ldb, bias, c, ldc, min, max);
+static size_t gemm_pack_a_size(size_t M, size_t K) { return pk_gemm_f32_pack_a_size(M, K); }
+static void gemm_pack_a(size_t M, size_t K, const float *a, void *dst) { pk_gemm_f32_pack_a(M, K, a, K, 1, dst); }
+
+/* pa: A packed by gemm_pack_a, or NULL to read a. */
+static void conv_gemm(size_t M, size_t N, size_t K, const float *a, size_t lda, const void *pa, const float *b,
+                      size_t ldb, const float *bias, float *c, size_t ldc, float min, float max, void *ws) {
+  pk_gemm_f32_args g = gemm_args(M, N, K, a, lda, pa, b, ldb, bias, c, ldc, min, max);
   pk_gemm_f32_run(&g, ws, NULL);
 }
 #else
@@ -89,9 +95,16 @@ static size_t gemm_workspace(size_t M, size_t N, size_t K) {
   return 0;
 }
 
-static void conv_gemm(size_t M, size_t N, size_t K, const float *a, size_t lda, const float *b, size_t ldb,
-                      const float *bias, float *c, size_t ldc, float min, float max, void *ws) {
-  (void)ws;
+/* No packed form: pk_conv2d_f32_pack_size says 0, so pa is always NULL. */
+static size_t gemm_pack_a_size(size_t M, size_t K) {
+  (void)M, (void)K;
+  return 0;
+}
+static void gemm_pack_a(size_t M, size_t K, const float *a, void *dst) { (void)M, (void)K, (void)a, (void)dst; }
+
+static void conv_gemm(size_t M, size_t N, size_t K, const float *a, size_t lda, const void *pa, const float *b,
+                      size_t ldb, const float *bias, float *c, size_t ldc, float min, float max, void *ws) {
+  (void)ws, (void)pa;
   for (size_t m = 0; m < M; m++) {
     float *crow = c + m * ldc;
     float b0 = bias ? bias[m] : 0.0f;
@@ -123,6 +136,8 @@ typedef struct conv_job {
   const pk_conv2d_geom *g;
   const conv_phase *ph;
   const float *in, *w, *bias;
+  const char *packed; /* per group filters packed for the GEMM, pack_stride apart; or NULL */
+  size_t pack_stride;
   float *out;
   float min, max;
   char *ws;
@@ -212,7 +227,8 @@ static void conv_item(const conv_job *jb, size_t item, char *slice) {
     conv_gather(jb, plane0, cin_g, col0, nb, bt);
   }
   if (!g->transposed) {
-    conv_gemm(cout_g, nb, K, jb->w + grp * cout_g * K, K, b, ldb, bias, obase + col0, OH * OW, jb->min,
+    const void *pa = jb->packed ? jb->packed + grp * jb->pack_stride : NULL;
+    conv_gemm(cout_g, nb, K, jb->w + grp * cout_g * K, K, pa, b, ldb, bias, obase + col0, OH * OW, jb->min,
               jb->max, gws);
     return;
   }
@@ -229,7 +245,7 @@ static void conv_item(const conv_job *jb, size_t item, char *slice) {
         for (size_t i = 0; i < ph->ni; i++) *arow++ = wk[ph->ky[j] * kw + ph->kx[i]];
     }
   }
-  conv_gemm(cout_g, nb, K, a, K, b, ldb, bias, ct, nb, jb->min, jb->max, gws);
+  conv_gemm(cout_g, nb, K, a, K, NULL, b, ldb, bias, ct, nb, jb->min, jb->max, gws);
   for (size_t oc = 0; oc < cout_g; oc++) {
     const float *crow = ct + oc * nb;
     float *oplane = obase + oc * OH * OW;
@@ -280,6 +296,27 @@ static bool conv_plan(const pk_conv2d_geom *g, size_t *nb, size_t *gws, size_t *
   return *slice >= per;
 }
 
+/* Bytes between two groups' packed filters; 0 when the path packs none. */
+static size_t pack_stride(const pk_conv2d_geom *g) {
+  size_t K;
+  if (g->transposed || dw_pick(g) || !mul_ok((size_t)pk_conv2d_cin_g(g), (size_t)(g->kh * g->kw), &K)) return 0;
+  size_t a = gemm_pack_a_size((size_t)pk_conv2d_cout_g(g), K);
+  return (a + 63) & ~(size_t)63;
+}
+
+size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
+  size_t total;
+  if (!mul_ok(pack_stride(g), (size_t)g->groups, &total)) return SIZE_MAX;
+  return total;
+}
+
+void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
+  size_t stride = pack_stride(g), cout_g = (size_t)pk_conv2d_cout_g(g);
+  size_t K = (size_t)(pk_conv2d_cin_g(g) * g->kh * g->kw);
+  for (size_t grp = 0; grp < (size_t)g->groups; grp++)
+    gemm_pack_a(cout_g, K, w + grp * cout_g * K, (char *)packed + grp * stride);
+}
+
 bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
   return g->layout == PK_CONV_NCHW && g->kh <= CONV_KMAX && g->kw <= CONV_KMAX;
 }
@@ -300,8 +337,8 @@ static void conv_run_phase(conv_job *jb, ptera_kernel_ctx *ctx, size_t nthreads)
   ptera_kernel_parallel_for(ctx, items, jb->grain, conv_task, jb);
 }
 
-void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, const float *bias,
-                   float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx) {
+void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, const void *packed_w,
+                   const float *bias, float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx) {
   size_t nthreads = ptera_kernel_thread_count(ctx);
   pk_f32_dwconv2d_fn dw = dw_pick(g);
   if (dw) {
@@ -314,6 +351,10 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
   }
   conv_job jb = {.g = g, .in = in, .w = w, .bias = bias, .out = out, .min = min, .max = max,
                  .ws = ws, .direct = is_direct(g)};
+  if (packed_w && pack_stride(g)) {
+    jb.packed = packed_w;
+    jb.pack_stride = pack_stride(g);
+  }
   conv_plan(g, &jb.nb, &jb.gws, &jb.slice);
   conv_phase ph;
   if (!g->transposed) {

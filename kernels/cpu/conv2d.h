@@ -22,14 +22,21 @@
 /* Whether pk_conv2d_f32 handles g (NCHW; any stride, padding, dilation,
  * groups, output padding). */
 PT_FUNC bool pk_conv2d_f32_supported(const pk_conv2d_geom *g);
+/* Bytes of g's filters packed for the product (0 when g's path reads them as
+ * they are; SIZE_MAX on overflow), and the packing: at method load
+ * (prepare), or per call into the workspace when it fits. The packed form is
+ * tied to the ISA selected when packing. */
+PT_FUNC size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g);
+PT_FUNC void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed);
 /* Bytes of workspace pk_conv2d_f32 needs for g with nthreads threads (may
  * be 0); SIZE_MAX when it would overflow. */
 PT_FUNC size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads);
-/* Computes the convolution; ws holds pk_conv2d_f32_workspace(g, nthreads)
- * bytes, 64-byte aligned, for nthreads = ptera_kernel_thread_count(ctx)
- * (ctx NULL = one thread). */
+/* Computes the convolution; packed_w is w packed by pk_conv2d_f32_pack (64-byte
+ * aligned) or NULL; ws holds pk_conv2d_f32_workspace(g, nthreads) bytes,
+ * 64-byte aligned, for nthreads = ptera_kernel_thread_count(ctx) (ctx NULL =
+ * one thread). */
 PT_FUNC void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w,
-                           const float *bias, float *out, float min, float max, void *ws,
-                           ptera_kernel_ctx *ctx);
+                           const void *packed_w, const float *bias, float *out, float min,
+                           float max, void *ws, ptera_kernel_ctx *ctx);
 
 #endif

@@ -126,7 +126,8 @@ static void conv_transposed(const pk_conv2d_geom *g, const conv_strides *st, con
 }
 
 /* The f32 fast path for contiguous (NCHW) tensors; false when it does not
- * apply (or its workspace is not available) and the portable loops run. */
+ * apply (or no workspace is available) and the portable loops run. The
+ * filters are packed per call into the workspace when it has room. */
 static bool conv_fast(ptera_kernel_ctx *ctx, const pk_conv2d_geom *g, const ptera_tensor *in,
                       const ptera_tensor *w, const ptera_tensor *bias, ptera_tensor *out) {
   if (in->dtype != PTERA_DTYPE_FLOAT || !ptera_tensor_is_contiguous(in) ||
@@ -134,9 +135,19 @@ static bool conv_fast(ptera_kernel_ctx *ctx, const pk_conv2d_geom *g, const pter
       (bias && !ptera_tensor_is_contiguous(bias)) || !pk_conv2d_f32_supported(g))
     return false;
   size_t bytes = pk_conv2d_f32_workspace(g, ptera_kernel_thread_count(ctx));
-  void *ws = bytes && bytes != SIZE_MAX ? ptera_kernel_temp(ctx, bytes, 64) : NULL;
-  if (bytes && !ws) return false;
-  pk_conv2d_f32(g, in->data, w->data, bias ? bias->data : NULL, out->data, -INFINITY, INFINITY, ws, ctx);
+  size_t pack = pk_conv2d_f32_pack_size(g);
+  if (bytes == SIZE_MAX) return false;
+  char *ws = NULL;
+  if (pack && pack != SIZE_MAX && bytes <= SIZE_MAX - pack) ws = ptera_kernel_temp(ctx, pack + bytes, 64);
+  if (ws) {
+    pk_conv2d_f32_pack(g, w->data, ws);
+  } else {
+    pack = 0;
+    ws = bytes ? ptera_kernel_temp(ctx, bytes, 64) : NULL;
+    if (bytes && !ws) return false;
+  }
+  pk_conv2d_f32(g, in->data, w->data, pack ? ws : NULL, bias ? bias->data : NULL, out->data, -INFINITY,
+                INFINITY, ws ? ws + pack : NULL, ctx);
   return true;
 }
 

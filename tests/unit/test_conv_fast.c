@@ -114,10 +114,21 @@ static void check_case(tcase *t) {
     CHECK(bytes != SIZE_MAX);
     void *ws = bytes ? aligned_alloc(64, (bytes + 63) & ~(size_t)63) : NULL;
     for (size_t i = 0; i < nout; i++) out[i] = NAN;
-    pk_conv2d_f32(g, in, w, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
-    free(ws);
+    pk_conv2d_f32(g, in, w, NULL, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
     runs++;
     if (!close_to(out, ref, nout, pk_isa_name((pk_isa)isa))) ok = false;
+    size_t pbytes = pk_conv2d_f32_pack_size(g);
+    CHECK(pbytes != SIZE_MAX);
+    if (pbytes) { /* with the filters packed ahead */
+      void *packed = aligned_alloc(64, (pbytes + 63) & ~(size_t)63);
+      pk_conv2d_f32_pack(g, w, packed);
+      for (size_t i = 0; i < nout; i++) out[i] = NAN;
+      pk_conv2d_f32(g, in, w, packed, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
+      free(packed);
+      runs++;
+      if (!close_to(out, ref, nout, "packed")) ok = false;
+    }
+    free(ws);
   }
   pk_isa_force(PK_ISA_COUNT);
   if (t->min == -INFINITY && t->max == INFINITY) { /* the op wrapper, which does not clamp */
