@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "cpu/gemm.h"
 #include "cpu/isa.h"
 #include "cpu/ukernels/dwconv/dwconv.h"
 
@@ -61,12 +62,6 @@ static void dw_task(void *arg, size_t begin, size_t end) {
 
 /* ---- gather + matrix product ---- */
 
-/* C[M, N] = clamp(bias_m + A[M, K] * B[K, N]); rows of A, B, C lda, ldb, ldc
- * apart; ws holds gemm_workspace(M, N, K) bytes. Through the GEMM layer
- * (cpu/gemm.h) where the build has it, else a plain loop nest. */
-#if __has_include("cpu/gemm.h")
-#include "cpu/gemm.h"
-
 static pk_gemm_f32_args gemm_args(size_t M, size_t N, size_t K, const float *a, size_t lda, const void *pa,
                                   const float *b, size_t ldb, const float *bias, float *c, size_t ldc, float min,
                                   float max) {
@@ -80,47 +75,15 @@ static size_t gemm_workspace(size_t M, size_t N, size_t K) {
   return pk_gemm_f32_workspace(&g, 1);
 }
 
-static size_t gemm_pack_a_size(size_t M, size_t K) { return pk_gemm_f32_pack_a_size(M, K); }
-static void gemm_pack_a(size_t M, size_t K, const float *a, void *dst) { pk_gemm_f32_pack_a(M, K, a, K, 1, dst); }
-
-/* pa: A packed by gemm_pack_a, or NULL to read a. */
+/* C[M, N] = clamp(bias_m + A[M, K] * B[K, N]) through the GEMM layer, one
+ * thread (the caller splits); rows of A, B, C lda, ldb, ldc apart; pa: A
+ * packed by pk_gemm_f32_pack_a, or NULL to read a; ws holds gemm_workspace(M, N, K)
+ * bytes. */
 static void conv_gemm(size_t M, size_t N, size_t K, const float *a, size_t lda, const void *pa, const float *b,
                       size_t ldb, const float *bias, float *c, size_t ldc, float min, float max, void *ws) {
   pk_gemm_f32_args g = gemm_args(M, N, K, a, lda, pa, b, ldb, bias, c, ldc, min, max);
   pk_gemm_f32_run(&g, ws, NULL);
 }
-#else
-static size_t gemm_workspace(size_t M, size_t N, size_t K) {
-  (void)M, (void)N, (void)K;
-  return 0;
-}
-
-/* No packed form: pk_conv2d_f32_pack_size says 0, so pa is always NULL. */
-static size_t gemm_pack_a_size(size_t M, size_t K) {
-  (void)M, (void)K;
-  return 0;
-}
-static void gemm_pack_a(size_t M, size_t K, const float *a, void *dst) { (void)M, (void)K, (void)a, (void)dst; }
-
-static void conv_gemm(size_t M, size_t N, size_t K, const float *a, size_t lda, const void *pa, const float *b,
-                      size_t ldb, const float *bias, float *c, size_t ldc, float min, float max, void *ws) {
-  (void)ws, (void)pa;
-  for (size_t m = 0; m < M; m++) {
-    float *crow = c + m * ldc;
-    float b0 = bias ? bias[m] : 0.0f;
-    for (size_t n = 0; n < N; n++) crow[n] = b0;
-    for (size_t k = 0; k < K; k++) {
-      float av = a[m * lda + k];
-      const float *brow = b + k * ldb;
-      for (size_t n = 0; n < N; n++) crow[n] += av * brow[n];
-    }
-    for (size_t n = 0; n < N; n++) {
-      float v = crow[n] < min ? min : crow[n];
-      crow[n] = v > max ? max : v;
-    }
-  }
-}
-#endif
 
 /* One output phase: grid point (t, u) is output (y0 + ys*t, x0 + xs*u); tap
  * (j, i) reads input (t*ay + offy[j], u*ax + offx[i]) with kernel element
@@ -300,7 +263,7 @@ static bool conv_plan(const pk_conv2d_geom *g, size_t *nb, size_t *gws, size_t *
 static size_t pack_stride(const pk_conv2d_geom *g) {
   size_t K;
   if (g->transposed || dw_pick(g) || !mul_ok((size_t)pk_conv2d_cin_g(g), (size_t)(g->kh * g->kw), &K)) return 0;
-  size_t a = gemm_pack_a_size((size_t)pk_conv2d_cout_g(g), K);
+  size_t a = pk_gemm_f32_pack_a_size((size_t)pk_conv2d_cout_g(g), K);
   return (a + 63) & ~(size_t)63;
 }
 
@@ -314,7 +277,7 @@ void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
   size_t stride = pack_stride(g), cout_g = (size_t)pk_conv2d_cout_g(g);
   size_t K = (size_t)(pk_conv2d_cin_g(g) * g->kh * g->kw);
   for (size_t grp = 0; grp < (size_t)g->groups; grp++)
-    gemm_pack_a(cout_g, K, w + grp * cout_g * K, (char *)packed + grp * stride);
+    pk_gemm_f32_pack_a(cout_g, K, w + grp * cout_g * K, K, 1, (char *)packed + grp * stride);
 }
 
 bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
