@@ -24,54 +24,54 @@
  * in float32 anyway; only all-Short convolutions would change under fusion
  * (e.g. a gnu11 build with FMA hardware). */
 #include "cadence/cadence_util.h"
+#include "cpu/conv_geom.h"
 
 typedef struct conv_params {
-  int64_t n, c, h, w, oc, wc, wh, ww, oh, ow;
-  int64_t s0, s1, p0, p1, d0, d1, groups;
+  pk_conv2d_geom g;
   int32_t in_zp, w_zp, out_zp;
   float bias_scale, inv_out_scale;
   int64_t lo, hi;
 } conv_params;
 
-#define DEFINE_CONV(name, IT, WT, OT)                                                            \
-  static void name(const conv_params *p, const IT *in, const WT *wt, const int32_t *bias,       \
-                   OT *out) {                                                                    \
-    const int64_t ocpg = p->oc / p->groups, icpg = p->c / p->groups;                             \
-    for (int64_t b = 0; b < p->n; b++) {                                                         \
-      const IT *in_b = in + (size_t)(b * p->c * p->h * p->w);                                    \
-      OT *out_b = out + (size_t)(b * p->oc * p->oh * p->ow);                                     \
-      for (int64_t g = 0; g < p->groups; g++) {                                                  \
-        const int64_t sic = g * icpg, soc = g * ocpg;                                            \
-        for (int64_t o = soc; o < soc + ocpg; o++) {                                             \
-          OT *out_plane = out_b + (size_t)(o * p->oh * p->ow);                                   \
-          const WT *w_o = wt + (size_t)(o * p->wc * p->wh * p->ww);                              \
-          for (int64_t y = 0; y < p->oh; y++) {                                                  \
-            for (int64_t x = 0; x < p->ow; x++) {                                                \
-              float acc = (float)bias[o];                                                        \
-              for (int64_t ic = sic; ic < sic + icpg; ic++) {                                    \
-                const IT *in_plane = in_b + (size_t)(ic * p->h * p->w);                          \
-                const WT *w_plane = w_o + (size_t)((ic - sic) * p->wh * p->ww);                  \
-                for (int64_t ky = 0; ky < p->wh; ky++) {                                         \
-                  const int64_t iy = y * p->s0 + p->d0 * ky - p->p0;                             \
-                  if (iy < 0 || iy >= p->h) continue;                                            \
-                  for (int64_t kx = 0; kx < p->ww; kx++) {                                       \
-                    const int64_t ix = x * p->s1 + p->d1 * kx - p->p1;                           \
-                    if (ix < 0 || ix >= p->w) continue;                                          \
-                    const float lhs = (float)((int32_t)in_plane[iy * p->w + ix] - p->in_zp);     \
-                    const float rhs = (float)((int32_t)w_plane[ky * p->ww + kx] - p->w_zp);      \
-                    const float prod = lhs * rhs;                                                \
-                    acc = acc + prod;                                                            \
-                  }                                                                              \
-                }                                                                                \
-              }                                                                                  \
-              const float val = p->bias_scale * acc;                                             \
-              out_plane[y * p->ow + x] =                                                         \
-                  (OT)pkc_quantize(val, p->inv_out_scale, p->out_zp, p->lo, p->hi);              \
-            }                                                                                    \
-          }                                                                                      \
-        }                                                                                        \
-      }                                                                                          \
-    }                                                                                            \
+#define DEFINE_CONV(name, IT, WT, OT)                                                               \
+  static void name(const conv_params *p, const IT *in, const WT *wt, const int32_t *bias,           \
+                   OT *out) {                                                                       \
+    const int64_t ocpg = p->g.c_out / p->g.groups, icpg = p->g.c_in / p->g.groups;                  \
+    for (int64_t b = 0; b < p->g.n; b++) {                                                          \
+      const IT *in_b = in + (size_t)(b * p->g.c_in * p->g.h * p->g.w);                              \
+      OT *out_b = out + (size_t)(b * p->g.c_out * p->g.oh * p->g.ow);                               \
+      for (int64_t grp = 0; grp < p->g.groups; grp++) {                                             \
+        const int64_t sic = grp * icpg, soc = grp * ocpg;                                           \
+        for (int64_t o = soc; o < soc + ocpg; o++) {                                                \
+          OT *out_plane = out_b + (size_t)(o * p->g.oh * p->g.ow);                                  \
+          const WT *w_o = wt + (size_t)(o * icpg * p->g.kh * p->g.kw);                              \
+          for (int64_t y = 0; y < p->g.oh; y++) {                                                   \
+            for (int64_t x = 0; x < p->g.ow; x++) {                                                 \
+              float acc = (float)bias[o];                                                           \
+              for (int64_t ic = sic; ic < sic + icpg; ic++) {                                       \
+                const IT *in_plane = in_b + (size_t)(ic * p->g.h * p->g.w);                         \
+                const WT *w_plane = w_o + (size_t)((ic - sic) * p->g.kh * p->g.kw);                 \
+                for (int64_t ky = 0; ky < p->g.kh; ky++) {                                          \
+                  const int64_t iy = y * p->g.stride[0] + p->g.dil[0] * ky - p->g.pad[0];           \
+                  if (iy < 0 || iy >= p->g.h) continue;                                             \
+                  for (int64_t kx = 0; kx < p->g.kw; kx++) {                                        \
+                    const int64_t ix = x * p->g.stride[1] + p->g.dil[1] * kx - p->g.pad[1];         \
+                    if (ix < 0 || ix >= p->g.w) continue;                                           \
+                    const float lhs = (float)((int32_t)in_plane[iy * p->g.w + ix] - p->in_zp);      \
+                    const float rhs = (float)((int32_t)w_plane[ky * p->g.kw + kx] - p->w_zp);       \
+                    const float prod = lhs * rhs;                                                   \
+                    acc = acc + prod;                                                               \
+                  }                                                                                 \
+                }                                                                                   \
+              }                                                                                     \
+              const float val = p->bias_scale * acc;                                                \
+              out_plane[y * p->g.ow + x] =                                                          \
+                  (OT)pkc_quantize(val, p->inv_out_scale, p->out_zp, p->lo, p->hi);                 \
+            }                                                                                       \
+          }                                                                                         \
+        }                                                                                           \
+      }                                                                                             \
+    }                                                                                               \
   }
 
 DEFINE_CONV(conv_u8, uint8_t, uint8_t, uint8_t)
@@ -159,49 +159,45 @@ ptera_status pk_cadence_quantized_conv2d_nchw_per_tensor_out(ptera_kernel_ctx *c
                              (long long)w_zp);
 
   conv_params p;
-  p.n = in->sizes[0];
-  p.c = in->sizes[1];
-  p.h = conv1d ? 1 : in->sizes[2];
-  p.w = conv1d ? in->sizes[2] : in->sizes[3];
-  p.oc = wt->sizes[0];
-  p.wc = wt->sizes[1];
-  p.wh = conv1d ? 1 : wt->sizes[2];
-  p.ww = conv1d ? wt->sizes[2] : wt->sizes[3];
-  p.s0 = stride[0];
-  p.s1 = stride[1];
-  p.p0 = padding[0];
-  p.p1 = padding[1];
-  p.d0 = dilation[0];
-  p.d1 = dilation[1];
-  p.groups = groups;
-  if (p.c % groups != 0 || p.oc % groups != 0 || p.wc != p.c / groups)
+  pk_conv2d_geom *g = &p.g;
+  *g = (pk_conv2d_geom){0};
+  g->n = in->sizes[0];
+  g->c_in = in->sizes[1];
+  g->h = conv1d ? 1 : in->sizes[2];
+  g->w = conv1d ? in->sizes[2] : in->sizes[3];
+  g->c_out = wt->sizes[0];
+  g->kh = conv1d ? 1 : wt->sizes[2];
+  g->kw = conv1d ? wt->sizes[2] : wt->sizes[3];
+  for (int i = 0; i < 2; i++) {
+    g->stride[i] = stride[i];
+    g->pad[i] = padding[i];
+    g->dil[i] = dilation[i];
+  }
+  g->groups = groups;
+  g->layout = PK_CONV_NCHW;
+  if (g->c_in % groups != 0 || g->c_out % groups != 0 || wt->sizes[1] != g->c_in / groups)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: channels do not match groups (input %lld, weight [%lld, %lld], "
                              "groups %lld)",
-                             op, (long long)p.c, (long long)p.oc, (long long)p.wc,
+                             op, (long long)g->c_in, (long long)g->c_out, (long long)wt->sizes[1],
                              (long long)groups);
-  if ((size_t)bias->numel != (size_t)p.oc)
+  if ((size_t)bias->numel != (size_t)g->c_out)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: bias has %zu elements, expected %lld",
-                             op, bias->numel, (long long)p.oc);
-  if (p.wh < 1 || p.ww < 1)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: empty kernel", op);
-  const int64_t span_h = p.h + 2 * p.p0 - p.d0 * (p.wh - 1) - 1;
-  const int64_t span_w = p.w + 2 * p.p1 - p.d1 * (p.ww - 1) - 1;
-  if ((!conv1d && span_h < 0) || span_w < 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: kernel larger than the padded input", op);
-  p.oh = conv1d ? 1 : span_h / p.s0 + 1;
-  p.ow = span_w / p.s1 + 1;
-  if (p.oh > INT32_MAX || p.ow > INT32_MAX)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: output too large", op);
+                             op, bias->numel, (long long)g->c_out);
+  char why[160];
+  if (pk_conv2d_geom_init(g, why, sizeof why) != PTERA_OK)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: %s", op, why);
+  /* As the reference: a 1-d convolution has one output row whatever
+   * padding[0] and stride[0] say (its taps still use them). */
+  if (conv1d) g->oh = 1;
   int32_t osizes[4];
-  osizes[0] = (int32_t)p.n;
-  osizes[1] = (int32_t)p.oc;
+  osizes[0] = (int32_t)g->n;
+  osizes[1] = (int32_t)g->c_out;
   if (conv1d) {
-    osizes[2] = (int32_t)p.ow;
+    osizes[2] = (int32_t)g->ow;
   } else {
-    osizes[2] = (int32_t)p.oh;
-    osizes[3] = (int32_t)p.ow;
+    osizes[2] = (int32_t)g->oh;
+    osizes[3] = (int32_t)g->ow;
   }
   if (ptera_tensor_resize(out, in->dim, osizes) != PTERA_OK)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,

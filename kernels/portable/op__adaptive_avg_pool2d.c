@@ -3,6 +3,7 @@
  * averages rows floor(i*H/OH) .. ceil((i+1)*H/OH) and likewise for columns,
  * summed in float (double for double). */
 #include "builtin.h"
+#include "cpu/pool2d.h"
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
 
@@ -37,6 +38,11 @@ ptera_status pk_adaptive_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value **arg
   pk_pool_shape(in, OH, OW, sizes);
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
+  if (OH == 1 && OW == 1 && in->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(in) &&
+      ptera_tensor_is_contiguous(out)) { /* global average pool, the f32 fast path */
+    pk_gavgpool_f32(in->data, out->data, (size_t)(N * C), (size_t)(H * W), ctx);
+    return PTERA_OK;
+  }
   int dt = in->dtype;
   bool f64 = pk_compute_type(dt) == PK_CT_F64;
   ptrdiff_t es = (ptrdiff_t)ptera_dtype_size(dt);

@@ -3,15 +3,15 @@
  * SymInt groups, *, Tensor(a!) out). 1-d ([N,C,L]) and 2-d ([N,C,H,W]) inputs, any dim
  * order; transposed convolution included. One real dtype throughout. */
 #include "builtin.h"
+#include "cpu/conv2d.h"
+#include "cpu/conv_geom.h"
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
 
-typedef struct conv_geo {
-  int64_t n, cin, cout, groups, ih, iw, oh, ow, kh, kw;
-  int64_t s[2], p[2], d[2];
-  /* byte strides: [n, c, h, w] per tensor; w for 1-d is the only spatial dim */
+/* Byte strides [n, c, h, w] per tensor (for 1-d, w is the only spatial dim). */
+typedef struct conv_strides {
   ptrdiff_t is[4], ws[4], os[4], bs;
-} conv_geo;
+} conv_strides;
 
 static void strides4(const ptera_tensor *t, bool one_d, ptrdiff_t *s) {
   ptrdiff_t es = (ptrdiff_t)ptera_dtype_size(t->dtype);
@@ -23,15 +23,15 @@ static void strides4(const ptera_tensor *t, bool one_d, ptrdiff_t *s) {
 
 static double wload(const char *p, int dt) { return pk_load_f64(p, dt); }
 
-static void conv_forward(const conv_geo *g, const ptera_tensor *in, const ptera_tensor *w,
+static void conv_forward(const pk_conv2d_geom *g, const conv_strides *st, const ptera_tensor *in, const ptera_tensor *w,
                          const ptera_tensor *bias, ptera_tensor *out) {
   int dt = out->dtype;
   pk_ctype ct = pk_compute_type(dt);
-  int64_t cin_g = g->cin / g->groups, cout_g = g->cout / g->groups;
+  int64_t cin_g = g->c_in / g->groups, cout_g = g->c_out / g->groups;
   const char *I = in->data, *W = w->data, *B = bias ? bias->data : NULL;
   char *O = out->data;
   for (int64_t n = 0; n < g->n; n++)
-    for (int64_t oc = 0; oc < g->cout; oc++) {
+    for (int64_t oc = 0; oc < g->c_out; oc++) {
       int64_t grp = oc / cout_g;
       for (int64_t y = 0; y < g->oh; y++)
         for (int64_t x = 0; x < g->ow; x++) {
@@ -41,13 +41,13 @@ static void conv_forward(const conv_geo *g, const ptera_tensor *in, const ptera_
           for (int64_t c = 0; c < cin_g; c++) {
             int64_t ic = grp * cin_g + c;
             for (int64_t ky = 0; ky < g->kh; ky++) {
-              int64_t iy = y * g->s[0] - g->p[0] + ky * g->d[0];
-              if (iy < 0 || iy >= g->ih) continue;
+              int64_t iy = y * g->stride[0] - g->pad[0] + ky * g->dil[0];
+              if (iy < 0 || iy >= g->h) continue;
               for (int64_t kx = 0; kx < g->kw; kx++) {
-                int64_t ix = x * g->s[1] - g->p[1] + kx * g->d[1];
-                if (ix < 0 || ix >= g->iw) continue;
-                const char *ip = I + n * g->is[0] + ic * g->is[1] + iy * g->is[2] + ix * g->is[3];
-                const char *wp = W + oc * g->ws[0] + c * g->ws[1] + ky * g->ws[2] + kx * g->ws[3];
+                int64_t ix = x * g->stride[1] - g->pad[1] + kx * g->dil[1];
+                if (ix < 0 || ix >= g->w) continue;
+                const char *ip = I + n * st->is[0] + ic * st->is[1] + iy * st->is[2] + ix * st->is[3];
+                const char *wp = W + oc * st->ws[0] + c * st->ws[1] + ky * st->ws[2] + kx * st->ws[3];
                 if (ct == PK_CT_F32) {
                   float pr = pk_load_f32(ip, dt) * pk_load_f32(wp, dt);
                   accf += pr;
@@ -59,15 +59,15 @@ static void conv_forward(const conv_geo *g, const ptera_tensor *in, const ptera_
               }
             }
           }
-          char *op = O + n * g->os[0] + oc * g->os[1] + y * g->os[2] + x * g->os[3];
+          char *op = O + n * st->os[0] + oc * st->os[1] + y * st->os[2] + x * st->os[3];
           if (ct == PK_CT_F32) {
-            if (B) accf += pk_load_f32(B + oc * g->bs, dt);
+            if (B) accf += pk_load_f32(B + oc * st->bs, dt);
             pk_store_f32(op, dt, accf);
           } else if (ct == PK_CT_F64) {
-            if (B) accd += pk_load_f64(B + oc * g->bs, dt);
+            if (B) accd += pk_load_f64(B + oc * st->bs, dt);
             pk_store_f64(op, dt, accd);
           } else {
-            if (B) acci = pk_wadd(acci, pk_load_i64(B + oc * g->bs, dt));
+            if (B) acci = pk_wadd(acci, pk_load_i64(B + oc * st->bs, dt));
             pk_store_i64(op, dt, acci);
           }
         }
@@ -75,40 +75,40 @@ static void conv_forward(const conv_geo *g, const ptera_tensor *in, const ptera_
 }
 
 /* Transposed: scatter each input element through the kernel. */
-static void conv_transposed(const conv_geo *g, const ptera_tensor *in, const ptera_tensor *w,
+static void conv_transposed(const pk_conv2d_geom *g, const conv_strides *st, const ptera_tensor *in, const ptera_tensor *w,
                             const ptera_tensor *bias, ptera_tensor *out) {
   int dt = out->dtype;
-  int64_t cin_g = g->cin / g->groups, cout_g = g->cout / g->groups;
+  int64_t cin_g = g->c_in / g->groups, cout_g = g->c_out / g->groups;
   const char *I = in->data, *W = w->data, *B = bias ? bias->data : NULL;
   char *O = out->data;
   pk_ctype ct = pk_compute_type(dt);
   bool isint = ct == PK_CT_I64;
   for (int64_t n = 0; n < g->n; n++)
-    for (int64_t oc = 0; oc < g->cout; oc++)
+    for (int64_t oc = 0; oc < g->c_out; oc++)
       for (int64_t y = 0; y < g->oh; y++)
         for (int64_t x = 0; x < g->ow; x++) {
-          char *op = O + n * g->os[0] + oc * g->os[1] + y * g->os[2] + x * g->os[3];
+          char *op = O + n * st->os[0] + oc * st->os[1] + y * st->os[2] + x * st->os[3];
           if (isint)
-            pk_store_i64(op, dt, B ? pk_load_i64(B + oc * g->bs, dt) : 0);
+            pk_store_i64(op, dt, B ? pk_load_i64(B + oc * st->bs, dt) : 0);
           else
-            pk_store_f64(op, dt, B ? pk_load_f64(B + oc * g->bs, dt) : 0.0);
+            pk_store_f64(op, dt, B ? pk_load_f64(B + oc * st->bs, dt) : 0.0);
         }
   for (int64_t n = 0; n < g->n; n++)
-    for (int64_t ic = 0; ic < g->cin; ic++) {
+    for (int64_t ic = 0; ic < g->c_in; ic++) {
       int64_t grp = ic / cin_g;
-      for (int64_t iy = 0; iy < g->ih; iy++)
-        for (int64_t ix = 0; ix < g->iw; ix++) {
-          const char *ip = I + n * g->is[0] + ic * g->is[1] + iy * g->is[2] + ix * g->is[3];
+      for (int64_t iy = 0; iy < g->h; iy++)
+        for (int64_t ix = 0; ix < g->w; ix++) {
+          const char *ip = I + n * st->is[0] + ic * st->is[1] + iy * st->is[2] + ix * st->is[3];
           for (int64_t c = 0; c < cout_g; c++) {
             int64_t oc = grp * cout_g + c;
             for (int64_t ky = 0; ky < g->kh; ky++) {
-              int64_t y = iy * g->s[0] - g->p[0] + ky * g->d[0];
+              int64_t y = iy * g->stride[0] - g->pad[0] + ky * g->dil[0];
               if (y < 0 || y >= g->oh) continue;
               for (int64_t kx = 0; kx < g->kw; kx++) {
-                int64_t x = ix * g->s[1] - g->p[1] + kx * g->d[1];
+                int64_t x = ix * g->stride[1] - g->pad[1] + kx * g->dil[1];
                 if (x < 0 || x >= g->ow) continue;
-                const char *wp = W + ic * g->ws[0] + c * g->ws[1] + ky * g->ws[2] + kx * g->ws[3];
-                char *op = O + n * g->os[0] + oc * g->os[1] + y * g->os[2] + x * g->os[3];
+                const char *wp = W + ic * st->ws[0] + c * st->ws[1] + ky * st->ws[2] + kx * st->ws[3];
+                char *op = O + n * st->os[0] + oc * st->os[1] + y * st->os[2] + x * st->os[3];
                 if (isint) {
                   pk_store_i64(op, dt, pk_wadd(pk_load_i64(op, dt),
                                                pk_wmul(pk_load_i64(ip, dt), pk_load_i64(wp, dt))));
@@ -123,6 +123,32 @@ static void conv_transposed(const conv_geo *g, const ptera_tensor *in, const pte
           }
         }
     }
+}
+
+/* The f32 fast path for contiguous (NCHW) tensors; false when it does not
+ * apply (or no workspace is available) and the portable loops run. The
+ * filters are packed per call into the workspace when it has room. */
+static bool conv_fast(ptera_kernel_ctx *ctx, const pk_conv2d_geom *g, const ptera_tensor *in,
+                      const ptera_tensor *w, const ptera_tensor *bias, ptera_tensor *out) {
+  if (in->dtype != PTERA_DTYPE_FLOAT || !ptera_tensor_is_contiguous(in) ||
+      !ptera_tensor_is_contiguous(w) || !ptera_tensor_is_contiguous(out) ||
+      (bias && !ptera_tensor_is_contiguous(bias)) || !pk_conv2d_f32_supported(g))
+    return false;
+  size_t bytes = pk_conv2d_f32_workspace(g, ptera_kernel_thread_count(ctx));
+  size_t pack = pk_conv2d_f32_pack_size(g);
+  if (bytes == SIZE_MAX) return false;
+  char *ws = NULL;
+  if (pack && pack != SIZE_MAX && bytes <= SIZE_MAX - pack) ws = ptera_kernel_temp(ctx, pack + bytes, 64);
+  if (ws) {
+    pk_conv2d_f32_pack(g, w->data, ws);
+  } else {
+    pack = 0;
+    ws = bytes ? ptera_kernel_temp(ctx, bytes, 64) : NULL;
+    if (bytes && !ws) return false;
+  }
+  pk_conv2d_f32(g, in->data, w->data, pack ? ws : NULL, bias ? bias->data : NULL, out->data, -INFINITY,
+                INFINITY, ws ? ws + pack : NULL, ctx);
+  return true;
 }
 
 ptera_status pk_convolution_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
@@ -159,69 +185,62 @@ ptera_status pk_convolution_out(ptera_kernel_ctx *ctx, ptera_value **args, size_
     static const int64_t zero[2] = {0, 0};
     PK_TRY(pk_get_spatial(ctx, op, args, 7, "output_padding", nsp, 0, true, zero, opd));
   }
-  conv_geo g;
+  pk_conv2d_geom g = {0};
   g.n = in->sizes[0];
-  g.cin = in->sizes[1];
+  g.c_in = in->sizes[1];
   g.groups = groups;
-  if (groups < 1 || g.cin % groups != 0)
+  if (groups < 1 || g.c_in % groups != 0)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: 'groups' = %lld must be positive and divide the %lld input "
                              "channels",
-                             op, (long long)groups, (long long)g.cin);
+                             op, (long long)groups, (long long)g.c_in);
   if (transposed) {
-    if (w->sizes[0] != g.cin)
+    if (w->sizes[0] != g.c_in)
       return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                                "%s: transposed 'weight' dim 0 is %d, expected %lld input channels",
-                               op, (int)w->sizes[0], (long long)g.cin);
-    g.cout = (int64_t)w->sizes[1] * groups;
+                               op, (int)w->sizes[0], (long long)g.c_in);
+    g.c_out = (int64_t)w->sizes[1] * groups;
   } else {
-    g.cout = w->sizes[0];
-    if (g.cout % groups != 0 || (int64_t)w->sizes[1] * groups != g.cin)
+    g.c_out = w->sizes[0];
+    if (g.c_out % groups != 0 || (int64_t)w->sizes[1] * groups != g.c_in)
       return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                                "%s: 'weight' of %d x %d channels does not fit %lld input channels "
                                "in %lld groups",
-                               op, (int)w->sizes[0], (int)w->sizes[1], (long long)g.cin,
+                               op, (int)w->sizes[0], (int)w->sizes[1], (long long)g.c_in,
                                (long long)groups);
   }
-  if (bias && (bias->dim != 1 || bias->sizes[0] != g.cout))
+  if (bias && (bias->dim != 1 || bias->sizes[0] != g.c_out))
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: 'bias' must have shape [%lld]", op, (long long)g.cout);
-  g.ih = one_d ? 1 : in->sizes[2];
-  g.iw = in->sizes[one_d ? 2 : 3];
+                             "%s: 'bias' must have shape [%lld]", op, (long long)g.c_out);
+  g.h = one_d ? 1 : in->sizes[2];
+  g.w = in->sizes[one_d ? 2 : 3];
   g.kh = one_d ? 1 : w->sizes[2];
   g.kw = w->sizes[one_d ? 2 : 3];
-  g.s[0] = one_d ? 1 : st[0];
-  g.s[1] = st[nsp - 1];
-  g.p[0] = one_d ? 0 : pd[0];
-  g.p[1] = pd[nsp - 1];
-  g.d[0] = one_d ? 1 : dl[0];
-  g.d[1] = dl[nsp - 1];
-  int64_t op0 = one_d ? 0 : opd[0], op1 = opd[nsp - 1];
-  if (transposed) {
-    g.oh = (g.ih - 1) * g.s[0] - 2 * g.p[0] + g.d[0] * (g.kh - 1) + op0 + 1;
-    g.ow = (g.iw - 1) * g.s[1] - 2 * g.p[1] + g.d[1] * (g.kw - 1) + op1 + 1;
-  } else {
-    g.oh = (g.ih + 2 * g.p[0] - g.d[0] * (g.kh - 1) - 1) / g.s[0] + 1;
-    g.ow = (g.iw + 2 * g.p[1] - g.d[1] * (g.kw - 1) - 1) / g.s[1] + 1;
-    if (g.ih + 2 * g.p[0] < g.d[0] * (g.kh - 1) + 1 || g.iw + 2 * g.p[1] < g.d[1] * (g.kw - 1) + 1)
-      g.oh = 0;
+  for (size_t i = 0; i < 2; i++) {
+    bool fixed = one_d && i == 0; /* the unit height of a 1-d convolution */
+    g.stride[i] = fixed ? 1 : st[i + nsp - 2];
+    g.pad[i] = fixed ? 0 : pd[i + nsp - 2];
+    g.dil[i] = fixed ? 1 : dl[i + nsp - 2];
+    g.out_pad[i] = fixed ? 0 : opd[i + nsp - 2];
   }
-  if (g.oh <= 0 || g.ow <= 0 || g.oh > INT32_MAX || g.ow > INT32_MAX || g.cout > INT32_MAX)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                             "%s: the kernel does not fit the padded input (output size %lld x "
-                             "%lld)",
-                             op, (long long)g.oh, (long long)g.ow);
-  int32_t sizes[4] = {(int32_t)g.n, (int32_t)g.cout, (int32_t)g.oh, (int32_t)g.ow};
+  g.transposed = transposed;
+  g.layout = PK_CONV_NCHW;
+  char why[160];
+  if (pk_conv2d_geom_init(&g, why, sizeof why) != PTERA_OK)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: %s", op, why);
+  int32_t sizes[4] = {(int32_t)g.n, (int32_t)g.c_out, (int32_t)g.oh, (int32_t)g.ow};
   if (one_d) sizes[2] = (int32_t)g.ow;
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
-  strides4(in, one_d, g.is);
-  strides4(w, one_d, g.ws);
-  strides4(out, one_d, g.os);
-  g.bs = bias ? (ptrdiff_t)bias->strides[0] * (ptrdiff_t)ptera_dtype_size(bias->dtype) : 0;
+  if (conv_fast(ctx, &g, in, w, bias, out)) return PTERA_OK;
+  conv_strides cs;
+  strides4(in, one_d, cs.is);
+  strides4(w, one_d, cs.ws);
+  strides4(out, one_d, cs.os);
+  cs.bs = bias ? (ptrdiff_t)bias->strides[0] * (ptrdiff_t)ptera_dtype_size(bias->dtype) : 0;
   if (transposed)
-    conv_transposed(&g, in, w, bias, out);
+    conv_transposed(&g, &cs, in, w, bias, out);
   else
-    conv_forward(&g, in, w, bias, out);
+    conv_forward(&g, &cs, in, w, bias, out);
   return PTERA_OK;
 }

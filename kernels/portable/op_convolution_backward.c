@@ -9,13 +9,10 @@
  * order batch, group, output row, output column, output channel, input channel,
  * kernel row, kernel column. */
 #include "builtin.h"
+#include "cpu/conv_geom.h"
 #include "portable/util/index_ext.h"
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
-
-typedef struct cb_geo {
-  int64_t n, cin, cout, groups, ih, iw, oh, ow, kh, kw, s[2], p[2], d[2];
-} cb_geo;
 
 /* Byte offsets of [n, c, h, w] for a 3-d (1-d conv, h = 0) or 4-d tensor. */
 static ptrdiff_t cb_off(const ptera_tensor *t, int64_t a, int64_t b, int64_t h, int64_t w) {
@@ -36,10 +33,10 @@ static void cb_acc(char *dst, const char *a, const char *b, int dt) {
     pk_store_f32(dst, dt, pk_load_f32(dst, dt) + pk_load_f32(a, dt) * pk_load_f32(b, dt));
 }
 
-static void cb_run(const cb_geo *g, const ptera_tensor *go, const ptera_tensor *in, const ptera_tensor *w,
+static void cb_run(const pk_conv2d_geom *g, const ptera_tensor *go, const ptera_tensor *in, const ptera_tensor *w,
                    ptera_tensor *gi, ptera_tensor *gw, ptera_tensor *gb) {
   int dt = in->dtype;
-  int64_t cin_g = g->cin / g->groups, cout_g = g->cout / g->groups;
+  int64_t cin_g = g->c_in / g->groups, cout_g = g->c_out / g->groups;
   const char *GO = go->data, *I = in->data, *W = w->data;
   ptrdiff_t gbs = gb ? (ptrdiff_t)gb->strides[0] * (ptrdiff_t)ptera_dtype_size(dt) : 0;
   for (int64_t b = 0; b < g->n; b++)
@@ -59,11 +56,11 @@ static void cb_run(const cb_geo *g, const ptera_tensor *go, const ptera_tensor *
             for (int64_t k = 0; k < cin_g; k++) {
               int64_t ic = grp * cin_g + k;
               for (int64_t ky = 0; ky < g->kh; ky++) {
-                int64_t iy = y * g->s[0] - g->p[0] + ky * g->d[0];
-                if (iy < 0 || iy >= g->ih) continue;
+                int64_t iy = y * g->stride[0] - g->pad[0] + ky * g->dil[0];
+                if (iy < 0 || iy >= g->h) continue;
                 for (int64_t kx = 0; kx < g->kw; kx++) {
-                  int64_t ix = x * g->s[1] - g->p[1] + kx * g->d[1];
-                  if (ix < 0 || ix >= g->iw) continue;
+                  int64_t ix = x * g->stride[1] - g->pad[1] + kx * g->dil[1];
+                  if (ix < 0 || ix >= g->w) continue;
                   if (gi) cb_acc((char *)gi->data + cb_off(gi, b, ic, iy, ix), gop, W + cb_off(w, oc, k, ky, kx), dt);
                   if (gw) cb_acc((char *)gw->data + cb_off(gw, oc, k, ky, kx), gop, I + cb_off(in, b, ic, iy, ix), dt);
                 }
@@ -121,43 +118,42 @@ ptera_status pk_convolution_backward_out(ptera_kernel_ctx *ctx, ptera_value **ar
   PK_TRY(pk_get_spatial(ctx, op, args, 4, "stride", nsp, 1, false, NULL, st));
   PK_TRY(pk_get_spatial(ctx, op, args, 5, "padding", nsp, 0, false, NULL, pd));
   PK_TRY(pk_get_spatial(ctx, op, args, 6, "dilation", nsp, 1, false, NULL, dl));
-  cb_geo g;
+  pk_conv2d_geom g = {0};
   g.n = in->sizes[0];
-  g.cin = in->sizes[1];
-  g.cout = w->sizes[0];
+  g.c_in = in->sizes[1];
+  g.c_out = w->sizes[0];
   g.groups = groups;
-  if (groups < 1 || g.cin % groups != 0 || g.cout % groups != 0 || (int64_t)w->sizes[1] * groups != g.cin)
+  if (groups < 1 || g.c_in % groups != 0 || g.c_out % groups != 0 || (int64_t)w->sizes[1] * groups != g.c_in)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: 'weight' of %d x %d channels and 'groups' = %lld do not fit %lld input channels",
-                             op, (int)w->sizes[0], (int)w->sizes[1], (long long)groups, (long long)g.cin);
-  g.ih = one_d ? 1 : in->sizes[2];
-  g.iw = in->sizes[nsp + 1];
+                             op, (int)w->sizes[0], (int)w->sizes[1], (long long)groups, (long long)g.c_in);
+  g.h = one_d ? 1 : in->sizes[2];
+  g.w = in->sizes[nsp + 1];
   g.kh = one_d ? 1 : w->sizes[2];
   g.kw = w->sizes[nsp + 1];
-  g.s[0] = one_d ? 1 : st[0];
-  g.s[1] = st[nsp - 1];
-  g.p[0] = one_d ? 0 : pd[0];
-  g.p[1] = pd[nsp - 1];
-  g.d[0] = one_d ? 1 : dl[0];
-  g.d[1] = dl[nsp - 1];
-  int64_t eh = g.ih + 2 * g.p[0] - g.d[0] * (g.kh - 1) - 1, ew = g.iw + 2 * g.p[1] - g.d[1] * (g.kw - 1) - 1;
-  if (eh < 0 || ew < 0)
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: the kernel does not fit the padded 'input'", op);
-  g.oh = eh / g.s[0] + 1;
-  g.ow = ew / g.s[1] + 1;
-  bool ok = go->sizes[0] == g.n && go->sizes[1] == g.cout && go->sizes[nsp + 1] == g.ow &&
+  for (size_t i = 0; i < 2; i++) {
+    bool fixed = one_d && i == 0; /* the unit height of a 1-d convolution */
+    g.stride[i] = fixed ? 1 : st[i + nsp - 2];
+    g.pad[i] = fixed ? 0 : pd[i + nsp - 2];
+    g.dil[i] = fixed ? 1 : dl[i + nsp - 2];
+  }
+  g.layout = PK_CONV_NCHW;
+  char why[160];
+  if (pk_conv2d_geom_init(&g, why, sizeof why) != PTERA_OK)
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: %s", op, why);
+  bool ok = go->sizes[0] == g.n && go->sizes[1] == g.c_out && go->sizes[nsp + 1] == g.ow &&
             (one_d || go->sizes[2] == g.oh);
   if (!ok)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: 'grad_output' must have shape [%lld, %lld, %lld%s%lld]", op, (long long)g.n,
-                             (long long)g.cout, (long long)(one_d ? g.ow : g.oh), one_d ? "" : ", ",
+                             (long long)g.c_out, (long long)(one_d ? g.ow : g.oh), one_d ? "" : ", ",
                              one_d ? 0LL : (long long)g.ow);
-  if (has_bias_sizes && (nb != 1 || bsz[0] != g.cout))
-    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'bias_sizes' must be [%lld]", op, (long long)g.cout);
+  if (has_bias_sizes && (nb != 1 || bsz[0] != g.c_out))
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'bias_sizes' must be [%lld]", op, (long long)g.c_out);
   if (gi) PK_TRY(pk_resize_like(ctx, op, "out0", gi, in));
   if (gw) PK_TRY(pk_resize_like(ctx, op, "out1", gw, w));
   if (gb) {
-    int32_t bs[1] = {(int32_t)g.cout};
+    int32_t bs[1] = {(int32_t)g.c_out};
     PK_TRY(pk_resize(ctx, op, "out2", gb, 1, bs));
   }
   if (gi) cb_zero(gi);

@@ -3,6 +3,7 @@
  * Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)). self [C,H,W] or [N,C,H,W]; indices
  * (Long) are flat h*W+w offsets in each plane; NaN wins. */
 #include "builtin.h"
+#include "cpu/pool2d.h"
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
 
@@ -32,6 +33,13 @@ ptera_status pk_max_pool2d_with_indices_out(ptera_kernel_ctx *ctx, ptera_value *
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   PK_TRY(pk_resize(ctx, op, "indices", idx, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
+  if (in->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(in) && ptera_tensor_is_contiguous(out) &&
+      ptera_tensor_is_contiguous(idx) && H * W <= INT32_MAX) { /* the f32 fast path */
+    pk_maxpool2d_params mp = {(size_t)H, (size_t)W, (size_t)OH, (size_t)OW, (size_t)k[0], (size_t)k[1],
+                              (size_t)s[0], (size_t)s[1], (size_t)d[0], (size_t)d[1], (size_t)p[0], (size_t)p[1]};
+    pk_maxpool2d_f32(&mp, (size_t)(N * C), in->data, out->data, idx->data, ctx);
+    return PTERA_OK;
+  }
   int dt = in->dtype;
   ptrdiff_t es = (ptrdiff_t)ptera_dtype_size(dt);
   ptrdiff_t ist[4], ost[4];

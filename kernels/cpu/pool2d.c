@@ -1,0 +1,69 @@
+/* f32 pooling fast path (see pool2d.h). */
+#include "cpu/pool2d.h"
+
+#include "cpu/isa.h"
+
+static pk_f32_maxpool2d_fn maxpool_pick(const pk_maxpool2d_params *p) {
+  size_t s = p->sh == p->sw && p->sh <= 2 ? p->sh : 0;
+  if (s == 0) return pk_f32_maxpool2d_scalar;
+  switch (pk_isa_selected()) {
+#if defined(__x86_64__)
+    case PK_ISA_AVX512: return s == 1 ? pk_f32_maxpool2d_s1_avx512 : pk_f32_maxpool2d_s2_avx512;
+    case PK_ISA_AVX2: return s == 1 ? pk_f32_maxpool2d_s1_avx2 : pk_f32_maxpool2d_s2_avx2;
+#elif defined(__aarch64__)
+    case PK_ISA_NEON: return s == 1 ? pk_f32_maxpool2d_s1_neon : pk_f32_maxpool2d_s2_neon;
+#endif
+    default: return pk_f32_maxpool2d_scalar;
+  }
+}
+
+static pk_f32_gavgpool_fn gavgpool_pick(void) {
+  switch (pk_isa_selected()) {
+#if defined(__x86_64__)
+    case PK_ISA_AVX512: return pk_f32_gavgpool_avx512;
+    case PK_ISA_AVX2: return pk_f32_gavgpool_avx2;
+#elif defined(__aarch64__)
+    case PK_ISA_NEON: return pk_f32_gavgpool_neon;
+#endif
+    default: return pk_f32_gavgpool_scalar;
+  }
+}
+
+typedef struct maxpool_job {
+  const pk_maxpool2d_params *p;
+  pk_f32_maxpool2d_fn fn;
+  const float *in;
+  float *out;
+  int64_t *idx;
+} maxpool_job;
+
+static void maxpool_task(void *arg, size_t begin, size_t end) {
+  const maxpool_job *j = arg;
+  size_t ip = j->p->h * j->p->w, op = j->p->oh * j->p->ow;
+  for (size_t i = begin; i < end; i++) j->fn(j->in + i * ip, j->out + i * op, j->idx + i * op, j->p);
+}
+
+void pk_maxpool2d_f32(const pk_maxpool2d_params *p, size_t planes, const float *in, float *out, int64_t *idx,
+                      ptera_kernel_ctx *ctx) {
+  maxpool_job j = {p, maxpool_pick(p), in, out, idx};
+  size_t nt = ptera_kernel_thread_count(ctx);
+  ptera_kernel_parallel_for(ctx, planes, (planes + nt - 1) / nt, maxpool_task, &j);
+}
+
+typedef struct gavg_job {
+  pk_f32_gavgpool_fn fn;
+  const float *in;
+  float *out;
+  size_t hw;
+} gavg_job;
+
+static void gavg_task(void *arg, size_t begin, size_t end) {
+  const gavg_job *j = arg;
+  for (size_t i = begin; i < end; i++) j->out[i] = j->fn(j->in + i * j->hw, j->hw);
+}
+
+void pk_gavgpool_f32(const float *in, float *out, size_t planes, size_t hw, ptera_kernel_ctx *ctx) {
+  gavg_job j = {gavgpool_pick(), in, out, hw};
+  size_t nt = ptera_kernel_thread_count(ctx);
+  ptera_kernel_parallel_for(ctx, planes, (planes + nt - 1) / nt, gavg_task, &j);
+}

@@ -1,0 +1,263 @@
+/* The f32 convolution fast path (kernels/cpu/conv2d.c and the dwconv
+ * micro-kernels) against the portable convolution kernel run in double:
+ * randomized shapes across vector-tile edges (odd channel counts, padding,
+ * stride, dilation, groups, depthwise 3x3/5x5 at stride 1/2, transposed
+ * with output padding), every available ISA forced in turn, with and
+ * without an output clamp; then aten::convolution.out itself on f32 tensors
+ * (the wiring), and the geometry constructor's rejections. */
+#include <stdlib.h>
+
+#include "cpu/conv2d.h"
+#include "cpu/isa.h"
+#include "kernel_test_util.h"
+
+static uint32_t rng = 12345u;
+static uint32_t rnd(uint32_t n) {
+  rng = rng * 1664525u + 1013904223u;
+  return (rng >> 8) % n;
+}
+static float rndf(void) { return (float)rnd(2001) / 1000.0f - 1.0f; }
+
+static _Alignas(64) uint8_t big_temp[1 << 20];
+
+typedef struct tcase {
+  pk_conv2d_geom g;
+  bool bias;
+  float min, max;
+} tcase;
+
+static size_t wnumel(const pk_conv2d_geom *g) {
+  return (size_t)(g->transposed ? g->c_in * pk_conv2d_cout_g(g) : g->c_out * pk_conv2d_cin_g(g)) *
+         (size_t)(g->kh * g->kw);
+}
+
+static int32_t wsize0(const pk_conv2d_geom *g) { return (int32_t)(g->transposed ? g->c_in : g->c_out); }
+static int32_t wsize1(const pk_conv2d_geom *g) {
+  return (int32_t)(g->transposed ? pk_conv2d_cout_g(g) : pk_conv2d_cin_g(g));
+}
+
+/* Runs aten::convolution.out on dtype dt buffers (contiguous); out holds the result. */
+static ptera_status run_op(const pk_conv2d_geom *g, int dt, void *in, void *w, void *b, void *out,
+                           size_t es) {
+  const pk_conv2d_geom *q = g;
+  size_t nin = (size_t)(q->n * q->c_in * q->h * q->w), nout = (size_t)(q->n * q->c_out * q->oh * q->ow);
+  int32_t is[4] = {(int32_t)q->n, (int32_t)q->c_in, (int32_t)q->h, (int32_t)q->w};
+  int32_t ws[4] = {wsize0(q), wsize1(q), (int32_t)q->kh, (int32_t)q->kw};
+  int32_t bs[1] = {(int32_t)q->c_out};
+  int32_t os[4] = {(int32_t)q->n, (int32_t)q->c_out, (int32_t)q->oh, (int32_t)q->ow};
+  ptera_value *vi = kt_tensor(dt, in, nin * es, 4, is, NULL, PTERA_SHAPE_STATIC);
+  ptera_value *vw = kt_tensor(dt, w, wnumel(q) * es, 4, ws, NULL, PTERA_SHAPE_STATIC);
+  ptera_value *vb = b ? kt_tensor(dt, b, (size_t)q->c_out * es, 1, bs, NULL, PTERA_SHAPE_STATIC) : kt_none();
+  ptera_value *vo = kt_tensor(dt, out, nout * es, 4, os, NULL, PTERA_SHAPE_STATIC);
+  ptera_value *args[11] = {vi,
+                           vw,
+                           vb,
+                           KT_IL(q->stride[0], q->stride[1]),
+                           KT_IL(q->pad[0], q->pad[1]),
+                           KT_IL(q->dil[0], q->dil[1]),
+                           kt_bool(q->transposed),
+                           KT_IL(q->out_pad[0], q->out_pad[1]),
+                           kt_int(q->groups),
+                           vo,
+                           vo};
+  ptera_kernel_ctx ctx;
+  pt_err_clear(&kt_err);
+  pr_kernel_ctx_init(&ctx, "aten::convolution.out", &kt_err, big_temp, sizeof big_temp);
+  ptera_status st = kt_find("aten::convolution.out")(&ctx, args, 11);
+  kt_nt = kt_nv = kt_np = 0;
+  return st;
+}
+
+static size_t cases, runs, mismatches;
+
+static bool close_to(const float *got, const double *want, size_t n, const char *what) {
+  double scale = 1.0;
+  for (size_t i = 0; i < n; i++) scale = fmax(scale, fabs(want[i]));
+  for (size_t i = 0; i < n; i++)
+    if (!(fabs(got[i] - want[i]) <= 1e-5 * scale)) {
+      printf("  %s: [%zu] got %.9g want %.9g\n", what, i, got[i], want[i]);
+      return false;
+    }
+  return true;
+}
+
+static void describe(const tcase *t) {
+  const pk_conv2d_geom *g = &t->g;
+  printf("  case n%lld c%lld %lldx%lld -> c%lld groups %lld k %lldx%lld s %lld,%lld p %lld,%lld d %lld,%lld "
+         "op %lld,%lld%s%s clamp [%g, %g]\n",
+         (long long)g->n, (long long)g->c_in, (long long)g->h, (long long)g->w, (long long)g->c_out,
+         (long long)g->groups, (long long)g->kh, (long long)g->kw, (long long)g->stride[0],
+         (long long)g->stride[1], (long long)g->pad[0], (long long)g->pad[1], (long long)g->dil[0],
+         (long long)g->dil[1], (long long)g->out_pad[0], (long long)g->out_pad[1],
+         g->transposed ? " transposed" : "", t->bias ? " bias" : "", t->min, t->max);
+}
+
+static void check_case(tcase *t) {
+  pk_conv2d_geom *g = &t->g;
+  size_t nin = (size_t)(g->n * g->c_in * g->h * g->w), nw = wnumel(g), nout = (size_t)(g->n * g->c_out * g->oh * g->ow);
+  float *in = malloc(nin * sizeof *in), *w = malloc(nw * sizeof *w), *b = malloc((size_t)g->c_out * sizeof *b);
+  float *out = malloc(nout * sizeof *out);
+  double *din = malloc(nin * sizeof *din), *dw = malloc(nw * sizeof *dw), *db = malloc((size_t)g->c_out * sizeof *db);
+  double *ref = malloc(nout * sizeof *ref);
+  for (size_t i = 0; i < nin; i++) din[i] = in[i] = rndf();
+  for (size_t i = 0; i < nw; i++) dw[i] = w[i] = rndf();
+  for (int64_t i = 0; i < g->c_out; i++) db[i] = b[i] = rndf();
+  cases++;
+  CHECK(run_op(g, PTERA_DTYPE_DOUBLE, din, dw, t->bias ? db : NULL, ref, sizeof(double)) == PTERA_OK);
+  for (size_t i = 0; i < nout; i++) ref[i] = fmin(fmax(ref[i], t->min), t->max);
+  bool ok = true;
+  CHECK(pk_conv2d_f32_supported(g));
+  for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
+    if (!pk_isa_available((pk_isa)isa)) continue;
+    pk_isa_force((pk_isa)isa);
+    size_t bytes = pk_conv2d_f32_workspace(g, 1);
+    CHECK(bytes != SIZE_MAX);
+    void *ws = bytes ? aligned_alloc(64, (bytes + 63) & ~(size_t)63) : NULL;
+    for (size_t i = 0; i < nout; i++) out[i] = NAN;
+    pk_conv2d_f32(g, in, w, NULL, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
+    runs++;
+    if (!close_to(out, ref, nout, pk_isa_name((pk_isa)isa))) ok = false;
+    size_t pbytes = pk_conv2d_f32_pack_size(g);
+    CHECK(pbytes != SIZE_MAX);
+    if (pbytes) { /* with the filters packed ahead */
+      void *packed = aligned_alloc(64, (pbytes + 63) & ~(size_t)63);
+      pk_conv2d_f32_pack(g, w, packed);
+      for (size_t i = 0; i < nout; i++) out[i] = NAN;
+      pk_conv2d_f32(g, in, w, packed, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
+      free(packed);
+      runs++;
+      if (!close_to(out, ref, nout, "packed")) ok = false;
+    }
+    free(ws);
+  }
+  pk_isa_force(PK_ISA_COUNT);
+  if (t->min == -INFINITY && t->max == INFINITY) { /* the op wrapper, which does not clamp */
+    for (size_t i = 0; i < nout; i++) out[i] = NAN;
+    CHECK(run_op(g, PTERA_DTYPE_FLOAT, in, w, t->bias ? b : NULL, out, sizeof(float)) == PTERA_OK);
+    if (!close_to(out, ref, nout, "aten::convolution.out")) ok = false;
+  }
+  if (!ok) {
+    mismatches++;
+    describe(t);
+  }
+  CHECK(ok);
+  free(in), free(w), free(b), free(out), free(din), free(dw), free(db), free(ref);
+}
+
+/* Fills the free fields of t at random (small extents) until the geometry is valid. */
+static void random_case(tcase *t, bool depthwise, bool transposed) {
+  static const int64_t ks[] = {1, 2, 3, 5};
+  char msg[160];
+  do {
+    pk_conv2d_geom *g = &t->g;
+    memset(g, 0, sizeof *g);
+    g->n = 1 + rnd(2);
+    g->transposed = transposed;
+    if (depthwise) {
+      g->groups = g->c_in = g->c_out = 1 + rnd(5);
+      g->kh = g->kw = rnd(2) ? 5 : 3;
+      g->stride[0] = g->stride[1] = 1 + rnd(2);
+      g->dil[0] = g->dil[1] = 1;
+      g->h = 1 + rnd(12);
+      g->w = 1 + rnd(45); /* across 4, 8, 16 lanes and their stride-2 doubles */
+      g->pad[0] = rnd(4);
+      g->pad[1] = rnd(4);
+    } else {
+      g->groups = 1 + rnd(3);
+      g->c_in = g->groups * (1 + rnd(5));
+      g->c_out = g->groups * (1 + rnd(7));
+      g->kh = ks[rnd(4)];
+      g->kw = ks[rnd(4)];
+      g->h = 1 + rnd(11);
+      g->w = 1 + rnd(13);
+      for (int i = 0; i < 2; i++) {
+        g->stride[i] = 1 + rnd(3);
+        g->dil[i] = 1 + rnd(2);
+        g->pad[i] = rnd(3);
+        if (transposed) g->out_pad[i] = rnd((uint32_t)(g->stride[i] > g->dil[i] ? g->stride[i] : g->dil[i]));
+      }
+      if (rnd(4) == 0) { /* 1x1 unit stride, no padding: the input is the product's operand */
+        g->kh = g->kw = 1;
+        g->stride[0] = g->stride[1] = 1;
+        g->pad[0] = g->pad[1] = 0;
+        g->transposed = false;
+      }
+    }
+    t->bias = rnd(4) != 0;
+    t->min = -INFINITY;
+    t->max = INFINITY;
+    if (rnd(5) == 0) {
+      t->min = -0.5f;
+      t->max = rnd(2) ? 0.75f : INFINITY;
+    }
+  } while (pk_conv2d_geom_init(&t->g, msg, sizeof msg) != PTERA_OK);
+}
+
+static void geom_rejects(void) {
+  char msg[160];
+  pk_conv2d_geom g = {.n = 1, .c_in = 4, .h = 5, .w = 5, .c_out = 6, .groups = 2, .kh = 3, .kw = 3,
+                      .stride = {1, 1}, .pad = {0, 0}, .dil = {1, 1}};
+  CHECK(pk_conv2d_geom_init(&g, msg, sizeof msg) == PTERA_OK);
+  CHECK(g.oh == 3 && g.ow == 3);
+  g.kh = 6; /* does not fit */
+  CHECK(pk_conv2d_geom_init(&g, msg, sizeof msg) == PTERA_INVALID_ARGUMENT);
+  CHECK(strstr(msg, "does not fit") != NULL);
+  g.kh = 3;
+  g.groups = 3; /* does not divide 4 */
+  CHECK(pk_conv2d_geom_init(&g, msg, sizeof msg) == PTERA_INVALID_ARGUMENT);
+  g.groups = 2;
+  g.stride[1] = 0;
+  CHECK(pk_conv2d_geom_init(&g, msg, sizeof msg) == PTERA_INVALID_ARGUMENT);
+  g.stride[1] = 1;
+  /* extreme values: no overflow, a clean rejection */
+  g.transposed = true;
+  g.h = g.w = INT32_MAX;
+  g.stride[0] = g.stride[1] = INT32_MAX;
+  g.dil[0] = g.dil[1] = INT32_MAX;
+  g.kh = g.kw = INT32_MAX;
+  CHECK(pk_conv2d_geom_init(&g, msg, sizeof msg) == PTERA_INVALID_ARGUMENT);
+  g.stride[0] = (int64_t)INT32_MAX + 1;
+  CHECK(pk_conv2d_geom_init(&g, msg, sizeof msg) == PTERA_INVALID_ARGUMENT);
+  /* transposed: (5 - 1) * 2 - 2 + 1 * 2 + 1 + 1 = 10 */
+  pk_conv2d_geom t = {.n = 1, .c_in = 2, .h = 5, .w = 5, .c_out = 2, .groups = 1, .kh = 3, .kw = 3,
+                      .stride = {2, 2}, .pad = {1, 1}, .dil = {1, 1}, .out_pad = {1, 0}, .transposed = true};
+  CHECK(pk_conv2d_geom_init(&t, msg, sizeof msg) == PTERA_OK);
+  CHECK(t.oh == 10 && t.ow == 9);
+}
+
+int main(void) {
+  geom_rejects();
+  tcase t;
+  for (int i = 0; i < 120; i++) {
+    random_case(&t, true, false);
+    check_case(&t);
+  }
+  for (int i = 0; i < 120; i++) {
+    random_case(&t, false, false);
+    check_case(&t);
+  }
+  for (int i = 0; i < 80; i++) {
+    random_case(&t, false, true);
+    check_case(&t);
+  }
+  /* MobileNetV2's and ResNet-18's shapes, scaled down in extent */
+  static const int64_t shapes[][8] = {
+      /* c_in, c_out, groups, k, stride, pad, h, w */
+      {3, 8, 1, 3, 2, 1, 17, 17}, {16, 16, 16, 3, 1, 1, 14, 14}, {24, 24, 24, 3, 2, 1, 15, 15},
+      {16, 24, 1, 1, 1, 0, 9, 9},  {3, 8, 1, 7, 2, 3, 23, 23},   {8, 16, 1, 1, 2, 0, 9, 9},
+      {32, 32, 32, 5, 1, 2, 7, 7}, {32, 32, 32, 5, 2, 2, 19, 19}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    const int64_t *s = shapes[i];
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    t.g = (pk_conv2d_geom){.n = 1, .c_in = s[0], .c_out = s[1], .groups = s[2], .kh = s[3], .kw = s[3],
+                           .stride = {s[4], s[4]}, .pad = {s[5], s[5]}, .dil = {1, 1}, .h = s[6], .w = s[7]};
+    CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
+    t.bias = true;
+    t.min = -INFINITY;
+    t.max = INFINITY;
+    check_case(&t);
+  }
+  printf("conv_fast: %zu cases, %zu fast-path runs, %zu mismatching cases\n", cases, runs, mismatches);
+  return check_summary("conv_fast");
+}
