@@ -86,7 +86,8 @@ static bool pretranspose(pc_graph *g, const pc_mutation *m, int32_t k, int32_t w
     return false;
   }
   for (size_t r = 0; r < rows; r++)
-    for (size_t c = 0; c < cols; c++) memcpy(d + (c * rows + r) * es, tw->data + (r * cols + c) * es, es);
+    for (size_t c = 0; c < cols; c++)
+      memcpy(d + (c * rows + r) * es, tw->data + (r * cols + c) * es, es);
   tt->store = PC_T_CONST;
   tt->dynamism = PTERA_SHAPE_STATIC;
   tt->data = d;
