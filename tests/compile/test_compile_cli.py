@@ -111,10 +111,10 @@ def ptera(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-FOLDED = "5 -> 3 nodes (fused 0, transposed 0, folded 1, merged 1 constants / 12 B, removed 1)"
+FOLDED = "5 -> 3 nodes (fused 0, transposed 0, folded 1, merged 1 constants / 12 B, removed 1, views 0)"
 # Weights in a .ptd under their names may be replaced later: nothing that
 # reads fc.b1/fc.b2 is folded and they are not merged.
-KEPT = "5 -> 4 nodes (fused 0, transposed 0, folded 0, merged 0 constants / 0 B, removed 1)"
+KEPT = "5 -> 4 nodes (fused 0, transposed 0, folded 0, merged 0 constants / 0 B, removed 1, views 0)"
 
 
 def compile_and_run(tag, extra, data_args, report=FOLDED):
@@ -156,7 +156,7 @@ compile_and_run("hash", ["--external-weights", ptd, "--weight-keys", "hash"], ["
 rc, out, err = ptera("compile", ptg, os.path.join(WORK, "nopass.pte"), "--no-constprop",
                      "--no-dedup", "--no-dce", "--ops", "ptera")
 check(rc == 0 and "5 -> 5 nodes (fused 0, transposed 0, folded 0, merged 0 constants / 0 B, "
-      "removed 0)" in out and "op set ptera" in out, "no passes: %r %r" % (out, err))
+      "removed 0, views 0)" in out and "op set ptera" in out, "no passes: %r %r" % (out, err))
 rc, out, err = ptera("compile", ptg, os.path.join(WORK, "quiet.pte"), "--quiet", "--ops", "ptera")
 check(rc == 0 and out == "", "--quiet prints nothing: %r" % out)
 
