@@ -3,7 +3,7 @@
 
   WORK/res/<model>.<runtime>.<threads>.json   one timing object per run
       (`ptera bench --json`, torch_bench.py, ort_bench.js), or a .err file
-  WORK/res/peak.<threads>.json                 bench/peak's FMA peak
+  WORK/res/peak.<threads>.json                 FMA peak (from gemm_bench)
   WORK/<model>/ref_<k>.npy                     PyTorch eager's outputs
   WORK/<model>/meta.json                       (M, N, K) of the GEMM models
   WORK/<model>/ptera_out/output_<k>.npy, WORK/<model>/ort_out/output_<k>.npy

@@ -9,7 +9,7 @@
 # .pte with ptera's front end, .onnx with torch.onnx from the same modules and
 # weights), installs onnxruntime-node 1.30 with npm into the cache
 # (${PTERA_BENCH_CACHE:-~/.cache/ptera-bench}, outside the repository), measures
-# the FP32 FMA peak (bench/peak.c), then times every model on each runtime
+# the FP32 FMA peak (bench/gemm_bench.c), then times every model on each runtime
 # in its own process (ptera bench --json; bench/torch_bench.py;
 # bench/ort_bench.js) and prints the table (bench/report.py).
 set -euo pipefail
@@ -55,7 +55,19 @@ echo "== build (Release)"
 cmake -S "$REPO" -B "$REPO/build-release" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPTERA_BUILD_TESTS=OFF >/dev/null
 cmake --build "$REPO/build-release" >/dev/null
 PTERA=$REPO/build-release/ptera
-cc -O2 -o "$WORK/peak" "$REPO/bench/peak.c" -lm -lpthread
+
+# The FP32 FMA peak per thread count: gemm_bench's register-only loop (it
+# also times ptera's GEMM layer alone; its whole output is kept).
+MAXT=$(printf '%s\n' $THREADS | sort -n | tail -1)
+echo "== FMA peak (gemm_bench $MAXT)"
+"$REPO/build-release/gemm_bench" "$MAXT" > "$WORK/res/gemm_bench.txt"
+awk -v dir="$WORK/res" '
+  /^gemm_bench: ISA/ { isa = $3; sub(",", "", isa) }
+  /^threads [0-9]+:/ { t = $2; sub(":", "", t) }
+  /FMA peak, registers only/ {
+    for (i = 1; i <= NF; i++) if ($i == "GFLOP/s") g = $(i - 1)
+    printf "{\"isa\": \"%s\", \"threads\": %s, \"gflops\": %s}\n", isa, t, g > (dir "/peak." t ".json")
+  }' "$WORK/res/gemm_bench.txt"
 
 echo "== onnxruntime-node $ORT_VERSION (in $CACHE)"
 have=$(node -e "try{console.log(require('$CACHE/node_modules/onnxruntime-node/package.json').version)}catch(e){}")
@@ -86,7 +98,6 @@ done
 
 for t in $THREADS; do
   echo "== $t thread(s)"
-  "$WORK/peak" "$t" > "$WORK/res/peak.$t.json"
   export OMP_NUM_THREADS=$t OPENBLAS_NUM_THREADS=$t MKL_NUM_THREADS=$t
   for m in ${MODELS//,/ }; do
     d=$WORK/$m
@@ -118,4 +129,4 @@ done
 echo
 "$PY" "$REPO/bench/report.py" "$WORK" --models "$MODELS" --threads "${THREADS// /,}" \
   --json "$WORK/results.json"
-echo "(figures in $WORK/results.json)"
+echo "(figures in $WORK/results.json; ptera's GEMM layer alone: $WORK/res/gemm_bench.txt)"
