@@ -49,12 +49,18 @@ def export_one(name, d, ptera_bin):
     try:
         import onnx
 
-        with torch.no_grad(), warnings.catch_warnings():
+        m = copy.deepcopy(module)
+        # With grad on and parameters requiring it, torch traces the
+        # composite transformer layers (its fused inference kernel,
+        # _transformer_encoder_layer_fwd, has no ONNX form).
+        for p in m.parameters():
+            p.requires_grad_(True)
+        with torch.enable_grad(), warnings.catch_warnings():
             # torch.onnx warns that it turns the KV cache's in-place writes
             # into functional ones: one step computes the same outputs.
             warnings.simplefilter("ignore")
-            torch.onnx.export(copy.deepcopy(module), inputs, onnx_path,
-                              input_names=in_names, output_names=out_names, opset_version=17)
+            torch.onnx.export(m, inputs, onnx_path, input_names=in_names,
+                              output_names=out_names, opset_version=17)
         onnx.checker.check_model(onnx_path)
     except Exception as e:  # the table says why ORT has no figure
         onnx_err = "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
