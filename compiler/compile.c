@@ -21,12 +21,30 @@ static ptera_status run_pass(pc_graph *g, pc_pass_fn fn, const char *what, pc_pa
                  g->err.msg[0] ? g->err.msg : ptera_status_name(st));
 }
 
+/* Every live call of g is in the target op set. Node indices are those of
+ * the .ptg (passes never renumber). */
+static ptera_status check_opset(const pc_graph *g, pc_opset set, pt_err *e) {
+  for (uint32_t i = 0; i < g->nnodes; i++) {
+    const pc_gnode *n = &g->nodes[i];
+    if (n->kind != PC_N_CALL || n->removed || pc_opset_contains(set, n->op)) continue;
+    const char *where = pc_opset_contains(PC_OPSET_EXECUTORCH_OPTIMIZED, n->op)
+                            ? "it is in op set 'executorch-optimized'"
+                        : pc_opset_contains(PC_OPSET_PTERA, n->op) ? "it is in op set 'ptera' only"
+                                                                   : "no kernel registers it";
+    return pt_fail(e, PTERA_OPERATOR_MISSING,
+                   "method '%s': node %u calls '%s', which is not in op set '%s' (%s)", g->name,
+                   i, n->op, pc_opset_name(set), where);
+  }
+  return PTERA_OK;
+}
+
 static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_method_stats *s,
                                pt_err *e) {
   ptera_status st = PTERA_OK;
   s->nodes_before = live_calls(g);
   /* Weights in a .ptd under their names can be swapped after compiling. */
   g->named_consts_replaceable = o->external_weights && o->weight_keys == PC_WEIGHT_KEYS_FQN;
+  g->opset = o->opset;
   if (!o->no_fuse) st = run_pass(g, pc_fuse_linear, "linear fusion", &s->passes, e);
   if (st == PTERA_OK && !o->no_constprop)
     st = run_pass(g, pc_constprop, "constant propagation", &s->passes, e);
@@ -37,6 +55,7 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
   if (st == PTERA_OK && !o->no_views)
     st = run_pass(g, pc_elide_views, "view elision", &s->passes, e);
   s->nodes_after = live_calls(g);
+  if (st == PTERA_OK) st = check_opset(g, o->opset, e);
   return st;
 }
 

@@ -2,7 +2,10 @@
  * passes, the lowering and the emitters.
  *
  * Per method, in order: pc_fuse_linear, pc_constprop, pc_dedup_constants,
- * pc_dce, pc_elide_views (each can be turned off); then all methods are lowered together (lower.h), the .pte
+ * pc_dce, pc_elide_views (each can be turned off); then every call left must
+ * be in the target op set (opset.h), else compiling fails naming the
+ * operator, the node and the set; then all methods are lowered together
+ * (lower.h), the .pte
  * is emitted and, with external weights, the .ptd (even when no constant
  * qualified, so the caller always gets the file it asked for). The module's
  * graphs are rewritten in place by the passes. */
@@ -18,6 +21,7 @@ typedef struct pc_compile_options {
   bool no_fuse, no_constprop, no_dedup, no_dce, no_views;
   bool external_weights;            /* constants into a .ptd (lower.h) */
   pc_weight_keys weight_keys;
+  pc_opset opset;                   /* default (0): executorch-portable */
 } pc_compile_options;
 
 typedef struct pc_method_stats {

@@ -30,6 +30,7 @@
 #define PTERA_COMPILER_GRAPH_H
 
 #include "core/core.h"
+#include "opset.h"
 
 typedef enum pc_gkind {
   PC_G_NONE = 0,
@@ -108,6 +109,9 @@ typedef struct pc_graph {
    * update), so the passes treat every CONST with an fqn as unknown: not
    * folded through and not merged. */
   bool named_consts_replaceable;
+  /* Set by the driver: the operators the compiled program may call; passes
+   * that choose between operators ask pc_opset_contains. */
+  pc_opset opset;
 } pc_graph;
 
 /* NULL only when out of memory. */

@@ -12,6 +12,7 @@
 
 typedef struct pc_pass_stats {
   uint32_t fused_nodes;       /* fuse_linear: products rewritten to linear */
+  uint32_t transposed_constants; /* fuse_linear: weights stored transposed instead */
   uint32_t folded_nodes;      /* constprop: calls evaluated at compile time */
   uint32_t merged_constants;  /* dedup: constants replaced by an identical one */
   uint64_t merged_bytes;      /* dedup: bytes those constants held */
@@ -19,9 +20,13 @@ typedef struct pc_pass_stats {
   uint32_t elided_views;      /* view_elide: reshaping copies turned into et_view */
 } pc_pass_stats;
 
-/* Linear fusion: mm(x, t(W)) and addmm(b, x, t(W)) (beta = alpha = 1, b of
- * rank 1) become linear(x, W[, b]), reading W without a transposed copy.
- * W and t(W) must not be mutated. The transpose is left to pc_dce. */
+/* Linear layers for g->opset (opset.h). Where the set has aten::linear.out,
+ * mm(x, t(W)) and addmm(b, x, t(W)) (beta = alpha = 1, b of rank 1) become
+ * linear(x, W[, b]), reading W without a transposed copy; the transpose is
+ * left to pc_dce. Elsewhere the products stay: t(W) of a constant W with
+ * fixed bytes becomes the constant W^T (no run-time transpose), and t(W) of
+ * a weight replaceable by name becomes permute_copy(W, [1, 0]). W and t(W)
+ * must not be mutated. */
 PT_FUNC ptera_status pc_fuse_linear(pc_graph *g, pc_pass_stats *stats);
 
 /* Constant propagation: runs, with the runtime's own kernels, every call

@@ -101,6 +101,9 @@ def main():
     ap.add_argument("--ptera", help="ptera binary for `ptera compile` (default: ptera.export's own lookup)")
     ap.add_argument("--out-dir", default=HERE)
     ap.add_argument("--no-export", action="store_true", help="train and report only")
+    ap.add_argument("--ops", default="executorch-portable",
+                    help="target op set for ptera compile (default executorch-portable: the "
+                         "file runs on stock ExecuTorch too)")
     args = ap.parse_args()
 
     model, (_, _, x_test, y_test), acc = train()
@@ -112,8 +115,8 @@ def main():
     if args.ptera:
         os.environ["PTERA_BIN"] = os.path.abspath(args.ptera)
     pte = os.path.join(args.out_dir, "digits.pte")
-    ptera.export(model, (x_test[0:1],), pte)
-    print(f"wrote {pte} ({os.path.getsize(pte)} bytes)")
+    r = ptera.export(model, (x_test[0:1],), pte, ops=args.ops)
+    sys.stdout.write(r.report)
     for label, x in samples(x_test, y_test).items():
         path = os.path.join(args.out_dir, f"digit_{label}.npy")
         np.save(path, x)

@@ -20,8 +20,12 @@ import tempfile
 from .locate import PteraNotFound, find_library, find_ptera
 from .runtime import IOInfo, Method, Program, PteraError, version
 
+# The target op sets of `ptera compile --ops` (compiler/opset.h); the first is
+# the default: the program runs on a stock ExecuTorch executor_runner.
+OP_SETS = ("executorch-portable", "executorch-optimized", "ptera")
+
 __all__ = ["export", "write_ptg", "find_ptera", "find_library", "ExportResult", "PteraNotFound",
-           "Program", "Method", "IOInfo", "PteraError", "version"]
+           "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS"]
 
 
 class ExportResult:
@@ -45,12 +49,19 @@ def write_ptg(module, example_inputs, path, method="forward"):
 
 
 def export(module, example_inputs, path, external_weights=None, weight_keys="fqn",
-           method="forward", keep_ptg=None, ptera_bin=None):
+           method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable"):
     """Captures module.<method>(*example_inputs), writes a .ptg and runs
-    `ptera compile <ptg> <path> [--external-weights <ptd>] [--weight-keys K]`.
+    `ptera compile <ptg> <path> --ops OPS [--external-weights <ptd>] [--weight-keys K]`.
+
+    ops: the target op set, one of OP_SETS (default executorch-portable: the
+    program runs on stock ExecuTorch; executorch-optimized adds ExecuTorch's
+    optimized-library kernels such as linear; ptera allows every kernel ptera
+    registers).
 
     keep_ptg: a path to keep the .ptg at (default: a temporary file next to
     path, removed afterwards). Returns an ExportResult."""
+    if ops not in OP_SETS:
+        raise ValueError("ops must be one of %s, not %r" % (", ".join(OP_SETS), ops))
     exe = ptera_bin or find_ptera()
     out_dir = os.path.dirname(os.path.abspath(path))
     if keep_ptg:
@@ -60,7 +71,7 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
         os.close(fd)
     try:
         write_ptg(module, example_inputs, ptg_path, method=method)
-        cmd = [exe, "compile", ptg_path, path]
+        cmd = [exe, "compile", ptg_path, path, "--ops", ops]
         if external_weights:
             cmd += ["--external-weights", external_weights]
             if weight_keys:

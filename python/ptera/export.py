@@ -9,7 +9,7 @@ import importlib
 import os
 import sys
 
-from . import PteraNotFound, export, write_ptg
+from . import OP_SETS, PteraNotFound, export, write_ptg
 
 
 def load_spec(spec):
@@ -39,6 +39,9 @@ def main(argv=None):
                     help="put the weights in this .ptd instead of the .pte")
     ap.add_argument("--weight-keys", default="fqn",
                     help="how the .ptd names weights (passed to ptera compile; default fqn)")
+    ap.add_argument("--ops", default=OP_SETS[0], choices=OP_SETS,
+                    help="the target op set (passed to ptera compile; default %s: runs on "
+                         "stock ExecuTorch)" % OP_SETS[0])
     ap.add_argument("--method", default="forward", help="the method to capture (default forward)")
     ap.add_argument("--keep-ptg", action="store_true",
                     help="keep the .ptg next to OUT (OUT with .ptg suffix)")
@@ -55,7 +58,8 @@ def main(argv=None):
     keep = os.path.splitext(a.out)[0] + ".ptg" if a.keep_ptg else None
     try:
         r = export(module, inputs, a.out, external_weights=a.external_weights,
-                   weight_keys=a.weight_keys, method=a.method, keep_ptg=keep, ptera_bin=a.ptera)
+                   weight_keys=a.weight_keys, method=a.method, keep_ptg=keep, ptera_bin=a.ptera,
+                   ops=a.ops)
     except PteraNotFound as e:
         print("ptera.export: %s" % e, file=sys.stderr)
         return 1

@@ -5,6 +5,7 @@ and the likely cause. Also: a constant mutated through a view is not folded
 away (the outputs follow eager over several runs)."""
 
 import copy
+import json
 import subprocess
 
 import numpy as np
@@ -56,21 +57,40 @@ def _run_fail(pte, ptd, x, tmp_path):
     return r.returncode, r.stdout + r.stderr
 
 
-def test_weights_only_update_changes_outputs(tmp_path):
+def _operators(pte):
+    r = subprocess.run([EXE, "inspect", str(pte), "--json"], capture_output=True, text=True,
+                       check=True)
+    return set(json.loads(r.stdout)["methods"][0]["operators"])
+
+
+@pytest.mark.parametrize("ops", ptera.OP_SETS)
+def test_weights_only_update_changes_outputs(tmp_path, ops):
     x = torch.randn(4, 6, generator=torch.Generator().manual_seed(1))
     base = _net()
     tuned = _fine_tune(base, x)
     pte, ptd = tmp_path / "net.pte", tmp_path / "net.ptd"
-    ptera.export(copy.deepcopy(base), (x,), str(pte), external_weights=str(ptd))
+    ptera.export(copy.deepcopy(base), (x,), str(pte), external_weights=str(ptd), ops=ops)
     _compare(_run(pte, (x,), tmp_path, data=ptd), _eager(base, x))
+    # Stock ExecuTorch has no linear.out: the named weights are transposed at
+    # run time (permute_copy + addmm, as ExecuTorch's exporter writes them).
+    if ops == "executorch-portable":
+        assert {"aten::permute_copy.out", "aten::addmm.out"} <= _operators(pte)
+        assert "aten::linear.out" not in _operators(pte)
+    else:
+        assert "aten::linear.out" in _operators(pte)
 
     # Export the fine-tuned model; keep only its .ptd and run it with the
     # FIRST export's program.
     pte2, ptd2 = tmp_path / "tuned.pte", tmp_path / "tuned.ptd"
-    ptera.export(copy.deepcopy(tuned), (x,), str(pte2), external_weights=str(ptd2))
+    ptera.export(copy.deepcopy(tuned), (x,), str(pte2), external_weights=str(ptd2), ops=ops)
     got = _run(pte, (x,), tmp_path, data=ptd2)
     _compare(got, _eager(tuned, x))
     assert np.abs(got[0] - _eager(base, x).numpy()).max() > 1e-3  # really changed
+
+
+def test_unknown_op_set_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="executorch-portable"):
+        ptera.export(_net(), (torch.randn(2, 6),), str(tmp_path / "n.pte"), ops="portable")
 
 
 def test_ptd_from_another_export_fails_with_named_error(tmp_path):

@@ -1,5 +1,6 @@
-/* pc_fuse_linear on hand-built graphs: which products become linear, and the
- * values a fused (then folded) product computes, checked by hand. */
+/* pc_fuse_linear on hand-built graphs: which products become linear where the
+ * op set has it, what the transposes become where it has not, and the values
+ * a fused (then folded) product computes, checked by hand. */
 #include "passes.h"
 #include "check.h"
 
@@ -47,6 +48,7 @@ static void test_mm(void) {
   for (int how = T_COPY; how <= PERMUTE_ID; how++) {
     pc_graph *g = pc_graph_new(NULL, "forward");
     CHECK(g != NULL);
+    g->opset = how == T_COPY ? PC_OPSET_EXECUTORCH_OPTIMIZED : PC_OPSET_PTERA;
     int32_t w = fconst(g, 2, IDS(3, 2), wd, 6), x = fconst(g, 2, IDS(1, 2), xd, 2);
     int32_t t = fact(g, 2, how == PERMUTE_ID ? IDS(3, 2) : IDS(2, 3));
     int32_t y = fact(g, 2, IDS(1, 3)), z = fact(g, 2, IDS(1, 3)), in = fact(g, 2, IDS(1, 3));
@@ -85,6 +87,7 @@ static void test_addmm(void) {
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     pc_graph *g = pc_graph_new(NULL, "forward");
     CHECK(g != NULL);
+    g->opset = PC_OPSET_PTERA;
     int32_t w = fconst(g, 2, IDS(3, 2), wd, 6), x = fconst(g, 2, IDS(1, 2), xd, 2);
     int32_t b = cases[c].bias_rank == 1 ? fconst(g, 1, IDS(3), bd, 3)
                                         : fconst(g, 2, IDS(1, 3), bd, 3);
@@ -130,9 +133,62 @@ static void test_mutated_weight(void) {
   pc_graph_free(g);
 }
 
+/* executorch-portable (the default): no linear. A constant W becomes the
+ * constant W^T (W [3,2] = [[1,2],[3,4],[5,6]] -> [[1,3,5],[2,4,6]]) and the
+ * transpose goes; a W replaceable by name is transposed at run time with
+ * permute_copy(W, [1, 0]); an activation's transpose stays as it is. */
+static void test_portable(void) {
+  enum { EMBEDDED, NAMED, ACTIVATION };
+  for (int kind = EMBEDDED; kind <= ACTIVATION; kind++) {
+    for (int how = T_COPY; how <= TRANSPOSE; how++) {
+      pc_graph *g = pc_graph_new(NULL, "forward");
+      CHECK(g != NULL && g->opset == PC_OPSET_EXECUTORCH_PORTABLE);
+      g->named_consts_replaceable = kind == NAMED;
+      int32_t w = kind == ACTIVATION ? fact(g, 2, IDS(3, 2))
+                                     : pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 2, IDS(3, 2),
+                                                       PC_T_CONST, wd, sizeof wd, "fc.weight");
+      int32_t b = fconst(g, 1, IDS(3), bd, 3), x = fact(g, 2, IDS(1, 2));
+      int32_t t = fact(g, 2, IDS(2, 3)), y = fact(g, 2, IDS(1, 3)), y2 = fact(g, 2, IDS(1, 3));
+      int32_t one = pc_graph_int(g, 1);
+      CHECK(transpose(g, how, w, t) == 0);
+      CHECK(pc_graph_call(g, "aten::addmm.out", IDS(b, x, t, one, one, y), W(0, 0, 0, 0, 0, 1),
+                          6) == 1);
+      CHECK(pc_graph_call(g, "aten::mm.out", IDS(x, t, y2), W(0, 0, 1), 3) == 2);
+      int32_t ins[] = {x, w};
+      CHECK(pc_graph_set_inputs(g, ins, kind == ACTIVATION ? 2 : 1) == PTERA_OK);
+      CHECK(pc_graph_set_outputs(g, IDS(y, y2), 2) == PTERA_OK);
+      pc_pass_stats st = {0};
+      CHECK(pc_fuse_linear(g, &st) == PTERA_OK && st.fused_nodes == 0);
+      CHECK(strcmp(g->nodes[1].op, "aten::addmm.out") == 0 && g->nodes[1].args[2] == t);
+      CHECK(strcmp(g->nodes[2].op, "aten::mm.out") == 0 && g->nodes[2].args[1] == t);
+      const pc_gnode *n = &g->nodes[0];
+      const pc_gtensor *tt = &g->values[t].u.t;
+      if (kind == EMBEDDED) {
+        CHECK(st.transposed_constants == 1 && n->removed);
+        CHECK(floats_are(tt, (const float[]){1, 3, 5, 2, 4, 6}, 6) && tt->fqn == NULL);
+        CHECK(tt->sizes[0] == 2 && tt->sizes[1] == 3);
+      } else if (kind == NAMED) {
+        CHECK(st.transposed_constants == 0 && !n->removed && tt->store == PC_T_ACTIVATION);
+        CHECK(strcmp(n->op, "aten::permute_copy.out") == 0 && n->nargs == 3);
+        CHECK(n->args[0] == w && n->args[2] == t && n->writes[2] && !n->writes[0]);
+        const pc_gvalue *dims = &g->values[n->args[1]];
+        CHECK(dims->kind == PC_G_INTS && dims->u.ints.len == 2 && dims->u.ints.items[0] == 1 &&
+              dims->u.ints.items[1] == 0);
+      } else {
+        CHECK(st.transposed_constants == 0 && !n->removed && tt->store == PC_T_ACTIVATION);
+        CHECK(strcmp(n->op, how == T_COPY ? "aten::t_copy.out"
+                            : how == PERMUTE ? "aten::permute_copy.out"
+                                             : "aten::transpose_copy.int_out") == 0);
+      }
+      pc_graph_free(g);
+    }
+  }
+}
+
 int main(void) {
   test_mm();
   test_addmm();
   test_mutated_weight();
+  test_portable();
   return check_summary("fuse_linear");
 }

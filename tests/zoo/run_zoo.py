@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
-"""End-to-end model zoo: export with ptera.export, run with `ptera run`, compare with eager PyTorch.
+"""End-to-end model zoo: export with ptera's front end, compile under each target op set, run with `ptera run`, compare with eager PyTorch.
 
-    /usr/bin/python3 tests/zoo/run_zoo.py PTERA_BIN [--models a,b] [--skip-heavy] [--keep DIR]
+    /usr/bin/python3 tests/zoo/run_zoo.py PTERA_BIN [--models a,b] [--ops a,b] [--skip-heavy] [--keep DIR]
 
 For each model of tests/zoo/models.py: build it (fixed seeds), compute the
-eager reference on a copy, export into a temporary directory (the compiler's
-report is printed), run `ptera run MODEL.pte --input ... --output-dir ...`
-and compare every output: the check is max|ptera - ref| <= tol * max|ref|
-(tol 1e-4). Prints a table and exits 1 when any model fails.
+eager reference on a copy, capture it once into a .ptg (ptera.write_ptg),
+then for each target op set (--ops, default all of executorch-portable,
+executorch-optimized, ptera) compile it with `ptera compile --ops SET` (the
+compiler's report is printed), check the program's operators (`ptera
+inspect --json`) against that op set's table (kernels/opsets.def; `ptera
+ops` for ptera), run `ptera run MODEL.pte --input ... --output-dir ...` and
+compare every output: the check is max|ptera - ref| <= tol * max|ref| (tol
+1e-4). A program byte-identical to one already checked under another op set
+is not run again (same file, same result; the table says so). Prints a table
+per model and op set, then the operators each program calls, and exits 1
+when any check fails.
 
 A model with state across executions (models.EXECUTIONS: llama_step, whose KV
 caches are mutable buffers) runs as one `ptera run ... --input ... --then
@@ -20,6 +27,7 @@ environment form of --models.
 """
 import argparse
 import copy
+import json
 import os
 import re
 import shutil
@@ -93,12 +101,6 @@ def parse_report(text):
     return out
 
 
-def inspect(ptera_bin, pte):
-    """`ptera inspect` on the emitted program: (exit status, text)."""
-    r = subprocess.run([ptera_bin, "inspect", pte], capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
-
-
 def save_input(path, t):
     a = t.detach().numpy()
     if a.dtype == np.float64:
@@ -106,14 +108,47 @@ def save_input(path, t):
     np.save(path, np.ascontiguousarray(a))
 
 
-def export(module, inputs, pte, ptera_bin):
+OPSETS = ("executorch-portable", "executorch-optimized", "ptera")
+
+
+def opset_tables(ptera_bin):
+    """Each op set's operators: kernels/opsets.def's PORTABLE entries; those
+    plus its OPTIMIZED ones; every kernel `ptera ops` lists."""
+    with open(os.path.join(REPO, "kernels", "opsets.def")) as f:
+        text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    table = re.findall(r'PTERA_OPSET\("([^"]+)", (PORTABLE|OPTIMIZED)\)', text)
+    ops = subprocess.run([ptera_bin, "ops"], capture_output=True, text=True, check=True).stdout
+    return {"executorch-portable": {n for n, lib in table if lib == "PORTABLE"},
+            "executorch-optimized": {n for n, _ in table},
+            "ptera": set(ops.split())}
+
+
+def program_operators(ptera_bin, pte):
+    """Every operator the program's methods call, from `ptera inspect --json`."""
+    r = subprocess.run([ptera_bin, "inspect", pte, "--json"], capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError(f"ptera inspect {pte} failed: {r.stderr.strip()}")
+    return sorted({op["name"] + ("." + op["overload"] if op["overload"] else "")
+                   for m in json.loads(r.stdout)["methods"] for op in m["operators"]})
+
+
+def capture(module, inputs, ptg):
+    """The front end (ptera.write_ptg, as ptera.export runs it): None, or
+    what it printed and the traceback when it failed."""
     import ptera
 
-    return ptera.export(module, inputs, pte, ptera_bin=ptera_bin)
+    with CaptureFd() as cap:
+        try:
+            ptera.write_ptg(module, inputs, ptg)
+            failed = None
+        except Exception:  # the text below says what went wrong
+            failed = traceback.format_exc()
+    return (cap.text + failed).strip() if failed else None
 
 
-def run_model(name, ptera_bin, workdir, verbose):
-    row = {"model": name, "ok": False, "err": None, "note": ""}
+def run_model(name, ptera_bin, workdir, verbose, opsets, tables):
+    """One row per op set."""
+    rows = [{"model": name, "ops": o, "ok": False, "err": None, "note": ""} for o in opsets]
     t0 = time.time()
     module, inputs = models.get(name)
     runs = models.executions(name, inputs)
@@ -122,32 +157,64 @@ def run_model(name, ptera_bin, workdir, verbose):
 
     d = os.path.join(workdir, name)
     os.makedirs(d, exist_ok=True)
-    pte = os.path.join(d, name + ".pte")
+    ptg = os.path.join(d, name + ".ptg")
     t1 = time.time()
-    with CaptureFd() as cap:
-        try:
-            result = export(copy.deepcopy(module), inputs, pte, ptera_bin)
-            failed = None
-        except Exception:  # the report below says what went wrong
-            failed = traceback.format_exc()
-    row["t_export"] = time.time() - t1
-    report = cap.text.strip()
-    if not failed and getattr(result, "report", None):
-        report = (report + "\n" + result.report).strip()
-    for line in report.splitlines():
-        if verbose or "planned" in line or "wrote" in line or failed:
-            print(f"  [{name}] {line}")
+    failed = capture(copy.deepcopy(module), inputs, ptg)
+    t_capture = time.time() - t1
     if failed:
-        print(f"  [{name}] export failed:\n{failed}")
-        row["note"] = "export failed"
-        return row
+        print(f"  [{name}] capture failed:\n{failed}")
+        for row in rows:
+            row["note"] = "capture failed"
+        return rows
+    checked = {}  # .pte bytes -> the row that ran them
+    for row in rows:
+        row["t_build"] = t_build
+        check_opset(name, row, ptg, d, ptera_bin, verbose, tables[row["ops"]], runs, refs, checked)
+        row["t_export"] = t_capture + row.get("t_compile", 0)
+        row["t_total"] = time.time() - t0
+    return rows
+
+
+def check_opset(name, row, ptg, d, ptera_bin, verbose, table, runs, refs, checked):
+    ops = row["ops"]
+    tag = f"{name} {ops}"
+    pte = os.path.join(d, f"{name}.{ops}.pte")
+    t1 = time.time()
+    r = subprocess.run([ptera_bin, "compile", ptg, pte, "--ops", ops], capture_output=True,
+                       text=True)
+    row["t_compile"] = time.time() - t1
+    report = (r.stdout + r.stderr).strip()
+    for line in report.splitlines():
+        if verbose or "planned" in line or r.returncode:
+            print(f"  [{tag}] {line}")
+    if r.returncode:
+        row["note"] = f"ptera compile exit {r.returncode}"
+        return
     row.update(parse_report(report))
     row["size"] = os.path.getsize(pte)
-    rc, text = inspect(ptera_bin, pte)
-    if rc != 0 or "method forward" not in text:
-        print(f"  [{name}] ptera inspect failed (exit {rc}):\n{text}")
+    try:
+        row["operators"] = program_operators(ptera_bin, pte)
+    except (RuntimeError, ValueError, KeyError) as e:
+        print(f"  [{tag}] {e}")
         row["note"] = "ptera inspect failed"
-        return row
+        return
+    outside = [op for op in row["operators"] if op not in table]
+    if outside:
+        print(f"  [{tag}] operators outside op set {ops}: {outside}")
+        row["note"] = "operators outside the op set"
+        return
+    with open(pte, "rb") as f:
+        data = f.read()
+    if data in checked:
+        same = checked[data]
+        row.update(ok=same["ok"], err=same["err"], note=f"same .pte as {same['ops']}")
+        print(f"  [{tag}] same program as under {same['ops']}: not run again")
+        return
+    checked[data] = row
+    run_program(tag, row, pte, d, ptera_bin, verbose, runs, refs)
+
+
+def run_program(name, row, pte, d, ptera_bin, verbose, runs, refs):
 
     args = [ptera_bin, "run", pte]
     ptd = os.path.splitext(pte)[0] + ".ptd"
@@ -160,7 +227,7 @@ def run_model(name, ptera_bin, workdir, verbose):
             path = os.path.join(d, f"run{j}_input_{k}.npy")
             save_input(path, t)
             args += ["--input", path]
-    outdir = os.path.join(d, "out")
+    outdir = os.path.join(d, "out_" + row["ops"])
     args += ["--output-dir", outdir, "--show", "4"]
     t2 = time.time()
     r = subprocess.run(args, capture_output=True, text=True)
@@ -170,7 +237,7 @@ def run_model(name, ptera_bin, workdir, verbose):
             print(f"  [{name}] run: {line}")
     if r.returncode:
         row["note"] = f"ptera run exit {r.returncode}"
-        return row
+        return
 
     worst = 0.0
     ok = True
@@ -203,9 +270,13 @@ def run_model(name, ptera_bin, workdir, verbose):
                   f"max|ref| {scale:.4g}, rel {rel:.3g} {'ok' if good else 'TOO LARGE'}")
     row["err"] = worst
     row["ok"] = ok
-    row["t_total"] = time.time() - t0
-    row["t_build"] = t_build
-    return row
+
+
+def short(op):
+    """aten::addmm.out -> addmm; other namespaces keep theirs."""
+    if op.startswith("aten::"):
+        op = op[len("aten::"):]
+    return op[:-len(".out")] if op.endswith(".out") else op
 
 
 def main():
@@ -213,6 +284,8 @@ def main():
     ap.add_argument("ptera_bin")
     ap.add_argument("--models", default=os.environ.get("PTERA_ZOO_MODELS", ""),
                     help="comma-separated subset of: " + ",".join(models.NAMES))
+    ap.add_argument("--ops", default=os.environ.get("PTERA_ZOO_OPS", ""),
+                    help="comma-separated target op sets (default all: " + ",".join(OPSETS) + ")")
     ap.add_argument("--skip-heavy", action="store_true",
                     default=os.environ.get("PTERA_ZOO_SKIP_HEAVY", "") not in ("", "0"),
                     help="only the small models: " + ",".join(n for n in models.NAMES
@@ -226,9 +299,13 @@ def main():
     unknown = [n for n in names if n not in models.FACTORIES]
     if unknown:
         ap.error(f"unknown model(s) {unknown}; known: {models.NAMES}")
+    opsets = [o for o in args.ops.split(",") if o] or list(OPSETS)
+    if any(o not in OPSETS for o in opsets):
+        ap.error(f"unknown op set(s) in {opsets}; known: {list(OPSETS)}")
     if args.skip_heavy:
         names = [n for n in names if n not in models.HEAVY]
     torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
+    tables = opset_tables(ptera_bin)
 
     workdir = args.keep or tempfile.mkdtemp(prefix="ptera_zoo_")
     os.makedirs(workdir, exist_ok=True)
@@ -237,22 +314,24 @@ def main():
         for name in names:
             print(f"== {name}", flush=True)
             try:
-                row = run_model(name, ptera_bin, workdir, args.verbose)
+                got = run_model(name, ptera_bin, workdir, args.verbose, opsets, tables)
             except Exception:
                 traceback.print_exc()
-                row = {"model": name, "ok": False, "err": None, "note": "harness error"}
-            rows.append(row)
+                got = [{"model": name, "ops": o, "ok": False, "err": None, "note": "harness error"}
+                       for o in opsets]
+            rows += got
             if not args.keep:  # the large programs go as soon as they are checked
                 shutil.rmtree(os.path.join(workdir, name), ignore_errors=True)
-            print(f"  [{name}] {'PASS' if row['ok'] else 'FAIL'}"
-                  f" (export+compile {row.get('t_export', 0):.1f} s, run {row.get('t_run', 0):.1f} s,"
-                  f" total {row.get('t_total', 0):.1f} s)", flush=True)
+            for row in got:
+                print(f"  [{name} {row['ops']}] {'PASS' if row['ok'] else 'FAIL'}"
+                      f" (capture+compile {row.get('t_export', 0):.1f} s,"
+                      f" run {row.get('t_run', 0):.1f} s)", flush=True)
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
 
-    hdr = (f"{'model':<20} {'nodes':>11} {'folded':>6} {'planned peak':>13} {'no-reuse':>11}"
-           f" {'ratio':>6} {'max rel err':>11} {'export':>7} {'run':>6}  result")
+    hdr = (f"{'model':<20} {'op set':<20} {'nodes':>11} {'folded':>6} {'planned peak':>13}"
+           f" {'no-reuse':>11} {'ratio':>6} {'max rel err':>11} {'export':>7} {'run':>6}  result")
     print()
     print(hdr)
     print("-" * len(hdr))
@@ -263,13 +342,19 @@ def main():
         if nodes is not None and r.get("graph_nodes") is not None:
             nodes = f"{r['graph_nodes']}->{nodes}"
         folded = r.get("folded")
-        print(f"{r['model']:<20} {nodes if nodes is not None else '-':>11}"
+        print(f"{r['model']:<20} {r['ops']:<20} {nodes if nodes is not None else '-':>11}"
               f" {folded if folded is not None else '-':>6}"
               f" {human(r.get('planned')):>13} {human(r.get('noreuse')):>11} {ratio:>6} {err:>11}"
               f" {r.get('t_export', 0):6.1f}s {r.get('t_run', 0):5.1f}s"
               f"  {'PASS' if r['ok'] else 'FAIL'}{'  ' + r['note'] if r['note'] else ''}")
-    failed = [r["model"] for r in rows if not r["ok"]]
-    print(f"\n{len(rows) - len(failed)}/{len(rows)} passed" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    print("\noperators each program calls (aten:: and .out left off):")
+    for r in rows:
+        if "operators" in r:
+            print(f"  {r['model']:<20} {r['ops']:<20} {len(r['operators']):>2}: "
+                  + ", ".join(short(op) for op in r["operators"]))
+    failed = [f"{r['model']} ({r['ops']})" for r in rows if not r["ok"]]
+    print(f"\n{len(rows) - len(failed)}/{len(rows)} passed"
+          + (f"; failed: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
 
 

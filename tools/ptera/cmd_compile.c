@@ -12,13 +12,27 @@ static const char help[] =
     "usage: ptera compile IN.ptg OUT.pte [options]\n"
     "\n"
     "Compiles a graph written by the Python front end (docs/PTG.md) into an\n"
-    "ExecuTorch program: linear fusion, constant propagation, constant\n"
-    "deduplication and dead-code elimination per method, then memory planning\n"
-    "and emission.\n"
+    "ExecuTorch program: linear layers for the target op set, constant\n"
+    "propagation, constant deduplication and dead-code elimination per method,\n"
+    "a check that every operator left is in the target op set, then memory\n"
+    "planning and emission.\n"
     "The outputs are written under temporary names, loaded back with every\n"
     "method created, and only then renamed into place.\n"
     "\n"
     "options:\n"
+    "  --ops SET                   the operators the program may call (kernels/\n"
+    "                              opsets.def); compiling fails naming any other\n"
+    "                              operator, its node and the set:\n"
+    "                                executorch-portable (default): what ExecuTorch's\n"
+    "                                  portable, prim and quantized libraries\n"
+    "                                  register; runs on a stock executor_runner.\n"
+    "                                  Linear layers stay mm/addmm: a weight with\n"
+    "                                  fixed bytes is stored transposed, one\n"
+    "                                  replaceable by name (fqn .ptd) is read\n"
+    "                                  through permute_copy\n"
+    "                                executorch-optimized: adds ExecuTorch's\n"
+    "                                  optimized-library operators (linear)\n"
+    "                                ptera: every kernel ptera registers\n"
     "  --external-weights OUT.ptd  write constants (weights) to OUT.ptd instead\n"
     "                              of the .pte; run with 'ptera run --data OUT.ptd'.\n"
     "                              With fqn keys, constants without a name (e.g.\n"
@@ -29,8 +43,9 @@ static const char help[] =
     "  --weight-keys fqn|hash      key of each external weight: its fully qualified\n"
     "                              name (default) or the SHA-256 hex of its bytes\n"
     "                              (needs --external-weights)\n"
-    "  --no-fuse                   skip linear fusion (mm/addmm of a transposed\n"
-    "                              weight rewritten to linear)\n"
+    "  --no-fuse                   leave linear layers as captured (mm/addmm of a\n"
+    "                              run-time transpose): no fusion into linear, no\n"
+    "                              stored transposed weights\n"
     "  --no-constprop              skip constant propagation\n"
     "  --no-dedup                  skip constant deduplication\n"
     "  --no-dce                    skip dead-code elimination\n"
@@ -41,16 +56,17 @@ static const char help[] =
     "  --quiet                     print nothing on success\n"
     "  --help                      this text\n"
     "\n"
-    "Prints per method: calls before -> after the passes (fused, folded, merged\n"
-    "constants / bytes, removed, views elided), planned arena bytes against the bytes without\n"
-    "memory reuse, and the file sizes.\n"
+    "Prints per method: calls before -> after the passes (fused into linear,\n"
+    "weights stored transposed, folded, merged constants / bytes, removed,\n"
+    "views elided), planned arena bytes against the bytes without memory reuse;\n"
+    "the op set; and the file sizes.\n"
     "\n"
     "Exit status: 0 on success; 1 with the error's name and message on stderr;\n"
     "2 for bad usage.\n";
 
 typedef struct compile_opts {
   const char *in, *out, *ptd;
-  const char *keys;
+  const char *keys, *ops;
   bool quiet;
   pc_compile_options c;
 } compile_opts;
@@ -67,6 +83,8 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->ptd = argv[++i];
     } else if (strcmp(a, "--weight-keys") == 0 && has_next) {
       o->keys = argv[++i];
+    } else if (strcmp(a, "--ops") == 0 && has_next) {
+      o->ops = argv[++i];
     } else if (strcmp(a, "--no-fuse") == 0) {
       o->c.no_fuse = true;
     } else if (strcmp(a, "--no-constprop") == 0) {
@@ -100,6 +118,10 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
   else if (o->keys)
     return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys must be 'fqn' or 'hash', not '%s'",
                      o->keys);
+  if (o->ops && !pc_opset_parse(o->ops, &o->c.opset))
+    return cli_error(PTERA_INVALID_ARGUMENT,
+                     "--ops must be 'executorch-portable', 'executorch-optimized' or 'ptera', "
+                     "not '%s'", o->ops);
   if (o->keys && !o->ptd)
     return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys needs --external-weights OUT.ptd");
   o->c.external_weights = o->ptd != NULL;
@@ -192,15 +214,17 @@ static int verify(const char *pte, const char *ptd) {
 static void report(const compile_opts *o, const pc_compile_result *r) {
   for (uint32_t i = 0; i < r->nmethods; i++) {
     const pc_method_stats *s = &r->methods[i];
-    printf("method %s: %u -> %u nodes (fused %u, folded %u, merged %u constants / %llu B, "
-           "removed %u, views %u); planned %llu B (no reuse %llu B, ",
-           cli_escz(s->name), s->nodes_before, s->nodes_after, s->passes.fused_nodes, s->passes.folded_nodes,
+    printf("method %s: %u -> %u nodes (fused %u, transposed %u, folded %u, merged %u constants / "
+           "%llu B, removed %u, views %u); planned %llu B (no reuse %llu B, ",
+           cli_escz(s->name), s->nodes_before, s->nodes_after, s->passes.fused_nodes,
+           s->passes.transposed_constants, s->passes.folded_nodes,
            s->passes.merged_constants, (unsigned long long)s->passes.merged_bytes,
            s->passes.removed_nodes, s->passes.elided_views, (unsigned long long)s->plan.peak_bytes,
            (unsigned long long)s->plan.no_reuse_bytes);
     if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
     else printf("1.00x)\n");
   }
+  printf("op set %s\n", pc_opset_name(o->c.opset));
   printf("wrote %s (%zu B)\n", cli_escz(o->out), r->pte_size);
   if (o->ptd) printf("wrote %s (%zu B, %u weights)\n", cli_escz(o->ptd), r->ptd_size, r->nexternal);
 }

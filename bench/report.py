@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Prints the benchmark table from a bench/run.sh work directory:
+
+  WORK/res/<model>.<runtime>.<threads>.json   one timing object per run
+      (`ptera bench --json`, torch_bench.py, ort_bench.js), or a .err file
+  WORK/res/peak.<threads>.json                 FMA peak (from gemm_bench)
+  WORK/<model>/ref_<k>.npy                     PyTorch eager's outputs
+  WORK/<model>/meta.json                       (M, N, K) of the GEMM models
+  WORK/<model>/ptera_out/output_<k>.npy, WORK/<model>/ort_out/output_<k>.npy
+
+usage: report.py WORK --models a,b --threads 1,2 [--json OUT.json]
+"""
+import argparse
+import glob
+import json
+import os
+import sys
+
+import numpy as np
+
+RUNTIMES = ("ptera", "torch", "ort")
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.loads(f.read().strip().splitlines()[-1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def why(work, model, rt, t):
+    p = os.path.join(work, "res", f"{model}.{rt}.{t}.err")
+    if os.path.exists(p):
+        with open(p, errors="replace") as f:
+            lines = [l.strip() for l in f if l.strip()]
+        return lines[-1][:100] if lines else "failed"
+    return "not run"
+
+
+def rel_error(work, model, sub):
+    """max|out - ref| / max|ref| over the outputs; None when missing."""
+    refs = sorted(glob.glob(os.path.join(work, model, "ref_*.npy")))
+    if not refs:
+        return None
+    worst = 0.0
+    for k in range(len(refs)):
+        p = os.path.join(work, model, sub, f"output_{k}.npy")
+        if not os.path.exists(p):
+            return None
+        got = np.load(p).astype(np.float64)
+        want = np.load(os.path.join(work, model, f"ref_{k}.npy")).astype(np.float64)
+        if got.shape != want.shape:
+            return float("inf")
+        scale = float(np.abs(want).max()) if want.size else 0.0
+        err = float(np.abs(got - want).max()) if want.size else 0.0
+        worst = max(worst, err / scale if scale > 0 else err)
+    return worst
+
+
+def fmt_ms(r):
+    return f"{r['median_ms']:.3f}/{r['p90_ms']:.3f}" if r else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("work")
+    ap.add_argument("--models", required=True)
+    ap.add_argument("--threads", required=True)
+    ap.add_argument("--json", help="also write every figure to this file")
+    a = ap.parse_args()
+    models = [m for m in a.models.split(",") if m]
+    threads = [int(t) for t in a.threads.split(",") if t]
+    rows, notes = [], []
+    for t in threads:
+        peak = load(os.path.join(a.work, "res", f"peak.{t}.json"))
+        for m in models:
+            row = {"model": m, "threads": t, "peak_gflops": peak["gflops"] if peak else None}
+            for rt in RUNTIMES:
+                r = load(os.path.join(a.work, "res", f"{m}.{rt}.{t}.json"))
+                if r and "median_ms" not in r:
+                    r = None
+                row[rt] = r
+                if r is None:
+                    notes.append(f"{m} {rt} threads={t}: {why(a.work, m, rt, t)}")
+            row["err_ptera"] = rel_error(a.work, m, "ptera_out")
+            row["err_ort"] = rel_error(a.work, m, "ort_out")
+            meta = load(os.path.join(a.work, m, "meta.json")) or {}
+            row["gemm"] = meta.get("gemm")
+            if row["gemm"]:
+                mm, nn, kk = row["gemm"]
+                for rt in RUNTIMES:
+                    r = row[rt]
+                    if r and peak:
+                        gflops = 2.0 * mm * nn * kk / (r["median_ms"] * 1e-3) / 1e9
+                        row[f"eff_{rt}"] = 100.0 * gflops / peak["gflops"]
+            rows.append(row)
+
+    hdr = (f"{'model':<20} {'thr':>3} {'ptera med/p90 ms':>18} {'torch med/p90 ms':>18}"
+           f" {'ORT med/p90 ms':>18} {'ptera/ORT':>9} {'ptera/torch':>11} {'err ptera':>9}"
+           f" {'err ORT':>9} {'GEMM % peak ptera/torch/ORT':>28}")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        def ratio(x, y):
+            return f"{r[x]['median_ms'] / r[y]['median_ms']:.2f}" if r[x] and r[y] else "-"
+
+        def err(x):
+            return f"{x:.1e}" if x is not None else "-"
+
+        eff = "-"
+        if r["gemm"]:
+            eff = "/".join(f"{r[f'eff_{rt}']:.0f}" if f"eff_{rt}" in r else "-"
+                           for rt in RUNTIMES)
+        print(f"{r['model']:<20} {r['threads']:>3} {fmt_ms(r['ptera']):>18}"
+              f" {fmt_ms(r['torch']):>18} {fmt_ms(r['ort']):>18} {ratio('ptera', 'ort'):>9}"
+              f" {ratio('ptera', 'torch'):>11} {err(r['err_ptera']):>9} {err(r['err_ort']):>9}"
+              f" {eff:>28}")
+    for t in threads:
+        peak = load(os.path.join(a.work, "res", f"peak.{t}.json"))
+        if peak:
+            print(f"FP32 FMA peak, {t} thread(s): {peak['gflops']:.1f} GFLOP/s ({peak['isa']})")
+    blas = sorted({r["torch"].get("blas") or "?" for r in rows if r["torch"]})
+    if blas:
+        print("PyTorch's BLAS: " + "; ".join(blas))
+    for n in notes:
+        print("missing: " + n)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
