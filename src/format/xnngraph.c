@@ -31,19 +31,7 @@ const char *pf_xnn_dtype_name(unsigned dt) {
   return dt < PF_XNN_DT_COUNT ? k_dtype_names[dt] : "invalid";
 }
 
-/* Field layout of a node table: nparam leading uint fields, a float field,
- * up to two [uint] vectors, the operand fields and the flags field. */
-typedef struct layout {
-  uint8_t nparam;
-  int8_t f32;       /* field id or -1 */
-  int8_t vec[2];    /* field ids or -1 */
-  uint8_t nin;
-  uint8_t in[PF_XNN_MAX_NODE_IN];
-  uint8_t opt_mask; /* bit i: input i may be PF_XNN_NONE */
-  uint8_t nout;
-  uint8_t out[2];
-  uint8_t flags;
-} layout;
+typedef pf_xnn_layout layout;
 
 static const layout L_2X1 = {0, -1, {-1, -1}, 2, {0, 1}, 0, 1, {2}, 3};
 static const layout L_1X1 = {0, -1, {-1, -1}, 1, {0}, 0, 1, {1}, 2};
@@ -61,7 +49,7 @@ static const layout L_CAT3 = {1, -1, {-1, -1}, 3, {1, 2, 3}, 0, 1, {5}, 6};
 static const layout L_CAT4 = {1, -1, {-1, -1}, 4, {1, 2, 3, 4}, 0, 1, {5}, 6};
 static const layout L_CAT5 = {1, -1, {-1, -1}, 5, {1, 2, 3, 4, 7}, 0, 1, {5}, 6};
 
-static const layout *node_layout(unsigned kind) {
+const pf_xnn_layout *pf_xnn_node_layout(unsigned kind) {
   switch (kind) {
     case PF_XNN_ADD: case PF_XNN_DIV: case PF_XNN_MINIMUM: case PF_XNN_MULTIPLY:
     case PF_XNN_SUBTRACT: case PF_XNN_MAXIMUM: case PF_XNN_PRELU: case PF_XNN_BMM:
@@ -274,7 +262,7 @@ static ptera_status read_node(rd *r, const pf_fb_table *xn, const id_map *m, pf_
   pf_fb_table t, mm;
   if (!pf_fb_union_field(&r->fb, xn, 0, 255, &kind, &t)) return fbe(r, "node type");
   n->kind = kind;
-  const layout *L = node_layout(kind);
+  const layout *L = pf_xnn_node_layout(kind);
   if (!L) {
     if (kind == PF_XNN_SDPA)
       return fail(r, PTERA_NOT_IMPLEMENTED,

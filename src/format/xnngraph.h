@@ -121,6 +121,25 @@ typedef struct pf_xnn_graph {
   uint32_t nconsts;
 } pf_xnn_graph;
 
+/* Field layout of a node table (§3.3): nparam leading uint fields (ids
+ * 0..nparam-1), a float field, up to two [uint] vectors, the operand fields
+ * and the flags field. Shared by the reader and the test-side writer
+ * (compiler/emit_xnn.c). */
+typedef struct pf_xnn_layout {
+  uint8_t nparam;
+  int8_t f32;       /* field id or -1 */
+  int8_t vec[2];    /* field ids or -1 */
+  uint8_t nin;
+  uint8_t in[PF_XNN_MAX_NODE_IN];
+  uint8_t opt_mask; /* bit i: input i may be PF_XNN_NONE */
+  uint8_t nout;
+  uint8_t out[2];
+  uint8_t flags;
+} pf_xnn_layout;
+
+/* NULL for ScaledDotProductAttention and unknown kinds. */
+PT_FUNC const pf_xnn_layout *pf_xnn_node_layout(unsigned kind);
+
 /* Decodes blob[0..size). Errors: InvalidArgument (header bounds),
  * DelegateInvalidCompatibility (identifier, flatbuffer structure),
  * InvalidProgram (graph contents), NotImplemented (unsupported node kind,
