@@ -86,6 +86,9 @@ PT_FUNC ptera_status px_deconv2d_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_deconv2d_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_fc_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_fc_run(px_graph *g, const pf_xnn_node *n);
+/* Statically quantized FullyConnected (node_fc_quant.c), called by node_fc.c. */
+PT_FUNC ptera_status px_fc_quant_check(px_graph *g, const pf_xnn_node *n, size_t oc);
+PT_FUNC void px_fc_quant_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_bmm_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_bmm_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_pool_reshape(px_graph *g, const pf_xnn_node *n);

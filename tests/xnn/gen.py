@@ -46,16 +46,21 @@ class Case:
         self.head = 'c %s %s %s' % (name, 'XNN' + node, dtype)
         self.vals, self.nodes, self.ios, self.next = [], [], [], 0
 
-    def value(self, shape, dt=FP32, const=None, io=None, q=None):
-        """io: 'i' or 'o' (numbered in call order); q: (scale, zp)."""
+    def value(self, shape, dt=FP32, const=None, io=None, q=None, qc=None):
+        """io: 'i' or 'o' (numbered in call order); q: (scale, zp) per tensor;
+        qc: (channel_dim, scales) per channel (scales stored as constant data)."""
         flags, ext = 0, NONE
         if io:
             flags, ext = (1 if io == 'i' else 2), self.next
             self.next += 1
         coff, cb = (-1, 0) if const is None else put(const)
         qt, sc, zp = (2, q[0], q[1]) if q else (0, 0.0, 0)
-        self.vals.append('v %d %d %d %d %s %d %d %d %s %d 0 0 0 0' % (
-            dt, flags, ext, len(shape), ' '.join(str(d) for d in shape), coff, cb, qt, f(sc), zp))
+        chd, ns, soff = 0, 0, 0
+        if qc:
+            qt, chd, ns = 1, qc[0], len(qc[1])
+            soff, _ = put(np.asarray(qc[1], np.float32))
+        self.vals.append('v %d %d %d %d %s %d %d %d %s %d %d %d %d 0' % (
+            dt, flags, ext, len(shape), ' '.join(str(d) for d in shape), coff, cb, qt, f(sc), zp, chd, ns, soff))
         return len(self.vals) - 1
 
     def node(self, kind, ins, outs, flags=0, mm=None, p=(), fv=0.0, v0=None, v1=None):
@@ -294,10 +299,45 @@ def gen_convert():
         c.done()
 
 
+def gen_fc_quant():
+    """Static quantized FullyConnected, XNNPACK.md §8.1:
+    acc = sum (xq - zx)(wq - zw) + bq; y = sat(rne(acc * ((sx*sw)/so)) + zo), scales in fp32."""
+    for dt, npdt, lo, hi, pc in ((QINT8, np.int8, -128, 127, False), (QINT8, np.int8, -128, 127, True),
+                                 (QUINT8, np.uint8, 0, 255, False)):
+        M, ic, oc = 3, 9, 5
+        sx, so = np.float32(0.05), np.float32(0.2)
+        zx, zo = (2, -3) if dt == QINT8 else (120, 130)
+        zw = 0 if dt == QINT8 else 125
+        xq = rng.integers(lo, hi + 1, (M, ic)).astype(npdt)
+        wq = rng.integers(lo, hi + 1, (oc, ic)).astype(npdt)
+        sw = (rng.uniform(0.01, 0.03, oc) if pc else np.full(oc, 0.02)).astype(np.float32)
+        bq = rng.integers(-500, 500, oc).astype(np.int32)
+        mm = (-1.5, 2.0)
+        acc = ((xq.astype(np.int64) - zx) @ (wq.astype(np.int64) - zw).T + bq).astype(np.float32)
+        s = ((sx * sw).astype(np.float32) / so).astype(np.float32)
+        qlo = np.clip(np.rint(np.float32(mm[0]) / so + zo), lo, hi)
+        qhi = np.clip(np.rint(np.float32(mm[1]) / so + zo), lo, hi)
+        y = np.clip(np.rint((acc * s).astype(np.float32)) + zo, qlo, qhi).astype(npdt)
+        label = ('qint8' if dt == QINT8 else 'quint8') + ('/qc8w' if pc else '')
+        c = Case('FullyConnected_q_%d' % len(LINES), 'FullyConnected', label)
+        xi = c.value(xq.shape, dt=dt, io='i', q=(sx, zx))
+        if pc:
+            wi = c.value(wq.shape, dt=6, const=wq, qc=(0, sw))
+            bi = c.value(bq.shape, dt=7, const=bq, qc=(0, (sx * sw).astype(np.float32)))
+        else:
+            wi = c.value(wq.shape, dt=dt, const=wq, q=(sw[0], zw))
+            bi = c.value(bq.shape, dt=5, const=bq, q=(sx * sw[0], 0))
+        o = c.value(y.shape, dt=dt, io='o', q=(so, zo))
+        c.node('FullyConnected', [xi, wi, bi], [o], mm=mm)
+        c.io('i', 0, xq)
+        c.io('o', 1, y, 0)
+        c.done()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for g in (gen_binary, gen_unary, gen_shape_ops, gen_matmul, gen_conv, gen_pool, gen_convert):
+    for g in (gen_binary, gen_unary, gen_shape_ops, gen_matmul, gen_conv, gen_pool, gen_convert, gen_fc_quant):
         g()
     open(os.path.join(out, 'cases.txt'), 'w').write('\n'.join(LINES) + '\n')
     open(os.path.join(out, 'data.bin'), 'wb').write(bytes(DATA))
