@@ -34,6 +34,8 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
     st = run_pass(g, pc_dedup_constants, "constant deduplication", &s->passes, e);
   if (st == PTERA_OK && !o->no_dce)
     st = run_pass(g, pc_dce, "dead-code elimination", &s->passes, e);
+  if (st == PTERA_OK && !o->no_views)
+    st = run_pass(g, pc_elide_views, "view elision", &s->passes, e);
   s->nodes_after = live_calls(g);
   return st;
 }

@@ -2,8 +2,7 @@
  * passes, the lowering and the emitters.
  *
  * Per method, in order: pc_fuse_linear, pc_constprop, pc_dedup_constants,
- * pc_dce (each can
- * be turned off); then all methods are lowered together (lower.h), the .pte
+ * pc_dce, pc_elide_views (each can be turned off); then all methods are lowered together (lower.h), the .pte
  * is emitted and, with external weights, the .ptd (even when no constant
  * qualified, so the caller always gets the file it asked for). The module's
  * graphs are rewritten in place by the passes. */
@@ -16,7 +15,7 @@
 
 typedef struct pc_compile_options {
   const ptera_allocator *allocator; /* NULL: default; also frees the result */
-  bool no_fuse, no_constprop, no_dedup, no_dce;
+  bool no_fuse, no_constprop, no_dedup, no_dce, no_views;
   bool external_weights;            /* constants into a .ptd (lower.h) */
   pc_weight_keys weight_keys;
 } pc_compile_options;
@@ -24,7 +23,7 @@ typedef struct pc_compile_options {
 typedef struct pc_method_stats {
   char *name;
   uint32_t nodes_before, nodes_after; /* live CALL nodes */
-  pc_pass_stats passes;               /* folded, merged (+bytes), removed */
+  pc_pass_stats passes;               /* folded, merged (+bytes), removed, views */
   pc_memplan_summary plan;            /* peak_bytes vs no_reuse_bytes */
 } pc_method_stats;
 

@@ -1,6 +1,6 @@
 /* Graph passes (prefix pc_), one per file in compiler/passes/:
- * fuse_linear.c, constprop.c, dedup.c, dce.c (mutation.c: their shared
- * analysis).
+ * fuse_linear.c, constprop.c, dedup.c, dce.c, view_elide.c (mutation.c:
+ * their shared analysis).
  * Each rewrites a pc_graph in place (see graph.h for the rules: no
  * renumbering; rewrite argument ids, turn values into constants, mark nodes
  * removed), adds what it did to *stats (which may be NULL), and returns
@@ -16,6 +16,7 @@ typedef struct pc_pass_stats {
   uint32_t merged_constants;  /* dedup: constants replaced by an identical one */
   uint64_t merged_bytes;      /* dedup: bytes those constants held */
   uint32_t removed_nodes;     /* dce: calls whose results nothing used */
+  uint32_t elided_views;      /* view_elide: reshaping copies turned into et_view */
 } pc_pass_stats;
 
 /* Linear fusion: mm(x, t(W)) and addmm(b, x, t(W)) (beta = alpha = 1, b of
@@ -45,5 +46,11 @@ PT_FUNC ptera_status pc_dedup_constants(pc_graph *g, pc_pass_stats *stats);
  * method output, a later live call, or mutable state (inputs, BUFFERs, or
  * their aliases). Region markers are kept only around live calls. */
 PT_FUNC ptera_status pc_dce(pc_graph *g, pc_pass_stats *stats);
+
+/* View elision: view_copy / squeeze_copy / unsqueeze_copy / alias_copy of
+ * contiguous data whose sharing nothing can observe (neither side written
+ * after production, no BUFFER, the copy not a method output) become
+ * executorch_prim::et_view calls aliasing their input. Runs last. */
+PT_FUNC ptera_status pc_elide_views(pc_graph *g, pc_pass_stats *stats);
 
 #endif

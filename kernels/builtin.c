@@ -1,8 +1,10 @@
 #include "builtin.h"
 
-const ptera_kernel_entry pk_builtin_kernels[] = {
-#define PTERA_OP(name, fn) {name, fn},
+const ptera_kernel_def pk_builtin_kernels[] = {
+#define PTERA_OP(name, fn) {PTERA_KERNEL_ABI_VERSION, name, fn, NULL},
+#define PTERA_OP_PREPARED(name, fn, prepare) {PTERA_KERNEL_ABI_VERSION, name, fn, prepare},
 #include "ops.def"
+#undef PTERA_OP_PREPARED
 #undef PTERA_OP
 };
 

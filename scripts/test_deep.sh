@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The deep checks CI runs after scripts/test.sh: the whole ctest suite under
 # valgrind memcheck (any invalid access or definite/indirect leak fails),
-# then a fuzz smoke run (scripts/fuzz.sh, FUZZ_SECONDS per harness, default
-# 60; 0 skips it) that fails on any crash. About 12 minutes on 2 cores.
+# ThreadSanitizer over the threaded tests (scripts/tsan.sh), then a fuzz
+# smoke run (scripts/fuzz.sh, FUZZ_SECONDS per harness, default 60; 0 skips
+# it) that fails on any crash. About 12 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -26,6 +27,10 @@ cmake --build build-valgrind -j "$jobs"
 stage "build (valgrind)"
 (cd build-valgrind && PTERA_RUN_PREFIX="${vg[*]}" ctest --output-on-failure -j "$jobs")
 stage "ctest (valgrind)"
+
+# ThreadSanitizer over the thread pool and threaded method execution.
+bash scripts/tsan.sh
+stage "tsan"
 
 if [ "$fuzz_secs" -gt 0 ]; then
   FUZZ_JOBS=$jobs bash scripts/fuzz.sh "$fuzz_secs"

@@ -59,3 +59,16 @@ add_test(NAME schema
                  ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/schema/check_corpus.py ${PTERA_CORPUS_DIR}
                  ${CMAKE_SOURCE_DIR}/tests/schema/check_emitted.py $<TARGET_FILE:ptera>)
 set_tests_properties(schema PROPERTIES TIMEOUT 300)
+
+# `ptera bench`: statistics, --profile against --trace, option validation.
+add_test(NAME cli_bench
+         COMMAND ${PTERA_PYTHON} ${CMAKE_SOURCE_DIR}/tests/cli/bench.py $<TARGET_FILE:ptera>
+                 ${CMAKE_SOURCE_DIR})
+
+# `ptera inspect` ends with each method's memory once loaded: AddModel has one
+# 32-byte planned buffer, no prepared kernel, and float[3] tensors only, so
+# the temp arena is the 4 KiB minimum (method.h).
+add_test(NAME cli_inspect_memory
+         COMMAND sh -c "\"$0\" inspect \"$1\" | grep -Eq '^memory forward: arena [1-9][0-9]*, planned 32, temp 4096, packed 0 bytes$'"
+                 $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR}/pte/pytorch+executorch__examples_arduino_examples_AddModel_model.pte)

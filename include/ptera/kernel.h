@@ -5,8 +5,10 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tensor.h"
+#include "threadpool.h" /* ptera_task_fn */
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,17 +38,65 @@ PTERA_API void *ptera_kernel_temp(ptera_kernel_ctx *ctx, size_t size, size_t ali
 /* The operator name being run ("aten::add.out"). */
 PTERA_API const char *ptera_kernel_op_name(const ptera_kernel_ctx *ctx);
 
-/* A share of a parallel loop: items [begin, end) of n. */
-typedef void (*ptera_task_fn)(void *arg, size_t begin, size_t end);
-
 /* Splits [0, n) into chunks of at least grain items (0 counts as 1) over the
- * method's threads and returns when all are done; with one thread (or a NULL
- * ctx) it calls fn(arg, 0, n) inline. Kernels split work; micro-kernels
- * never see threads. */
+ * method's thread pool (ptera_threadpool_parallel_for) and returns when all
+ * are done; with no pool (or a NULL ctx) it calls fn(arg, 0, n) inline.
+ * Kernels split work; micro-kernels never see threads. */
 PTERA_API void ptera_kernel_parallel_for(ptera_kernel_ctx *ctx, size_t n, size_t grain,
                                          ptera_task_fn fn, void *arg);
 /* Threads a parallel_for may use, the caller included (>= 1). */
 PTERA_API size_t ptera_kernel_thread_count(const ptera_kernel_ctx *ctx);
+
+/* ---- kernel lifecycle: an optional prepare step at method load ---- */
+
+#define PTERA_KERNEL_ABI_VERSION 2u
+
+typedef struct ptera_kernel_prepare_ctx ptera_kernel_prepare_ctx;
+
+/* Runs once at method load, after values are materialised: args as for the
+ * run function, with static shapes; constant tensors carry PTERA_TENSOR_CONST
+ * and point at their data (other tensors may have no data yet). Returning
+ * PTERA_OK without setting a state is fine: the run function then gets
+ * ptera_kernel_state() == NULL and takes its unprepared (portable) path. A
+ * failure fails method create; the runtime prefixes method, instruction and
+ * op to the message. */
+typedef ptera_status (*ptera_kernel_prepare_fn)(ptera_kernel_prepare_ctx *ctx, ptera_value **args,
+                                                size_t nargs);
+
+/* Method-owned memory (zeroed, freed at method destroy, counted as packed
+ * bytes), align a power of two up to 4096; NULL when out of memory. */
+PTERA_API void *ptera_kernel_prepare_alloc(ptera_kernel_prepare_ctx *ctx, size_t size, size_t align);
+/* The state this instruction's run function sees through ptera_kernel_state. */
+PTERA_API void ptera_kernel_prepare_set_state(ptera_kernel_prepare_ctx *ctx, void *state);
+/* Scratch this instruction takes from ptera_kernel_temp at run, including
+ * the alignment padding between its requests (the arena starts 64-byte
+ * aligned). The method's temp arena is sized from the largest declaration. */
+PTERA_API void ptera_kernel_prepare_workspace(ptera_kernel_prepare_ctx *ctx, size_t bytes);
+/* Records a message for the user and returns st. */
+PTERA_API ptera_status ptera_kernel_prepare_fail(ptera_kernel_prepare_ctx *ctx, ptera_status st,
+                                                 const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Threads the run function's parallel_for will have (the method's pool, >= 1). */
+PTERA_API size_t ptera_kernel_prepare_thread_count(const ptera_kernel_prepare_ctx *ctx);
+/* The operator being prepared ("aten::convolution.out"). */
+PTERA_API const char *ptera_kernel_prepare_op_name(const ptera_kernel_prepare_ctx *ctx);
+
+/* The state prepare set for this instruction; NULL when unprepared. */
+PTERA_API void *ptera_kernel_state(const ptera_kernel_ctx *ctx);
+
+typedef struct ptera_kernel_def {
+  uint32_t abi_version;            /* PTERA_KERNEL_ABI_VERSION */
+  const char *name;                /* "ns::op.overload" or "ns::op" */
+  ptera_kernel_fn run;
+  ptera_kernel_prepare_fn prepare; /* may be NULL */
+} ptera_kernel_def;
+
+/* Like ptera_register_kernels, for kernels with a prepare step. A def with
+ * another abi_version gives NotSupported. */
+PTERA_API ptera_status ptera_register_kernel_defs(const ptera_kernel_def *defs, size_t count);
 
 typedef struct ptera_kernel_entry {
   const char *name; /* "ns::op.overload" or "ns::op" */

@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "program.h"
 #include "tensor.h"
+#include "threadpool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,7 +24,16 @@ typedef struct ptera_method_options {
    * to let the library allocate zero-filled ones. */
   void *const *planned_buffers;
   size_t num_planned_buffers;
-  size_t temp_size; /* kernel scratch arena; default 1 MiB */
+  /* Kernel scratch arena; 0 = the largest workspace a kernel's prepare step
+   * declared, or what the portable kernels may need for this method's values
+   * (8 bytes x max(rank, 2) per element of its largest tensor, 8 per item of
+   * its longest list, plus 1 KiB; at least 4 KiB, at most 1 MiB), whichever
+   * is larger. A size below a declared workspace makes that kernel fail
+   * (or take a slower path) at run. */
+  size_t temp_size;
+  /* Threads for kernels' parallel loops (threadpool.h); NULL = the calling
+   * thread only. Must outlive the method; may be shared between methods. */
+  ptera_threadpool *threadpool;
 } ptera_method_options;
 
 /* Loads a method: materialises values, resolves every operator and backend.
@@ -61,6 +71,40 @@ PTERA_API ptera_status ptera_method_execute(ptera_method *method);
 PTERA_API const ptera_value *ptera_method_output(const ptera_method *method, size_t index);
 /* The input value as bound. */
 PTERA_API const ptera_value *ptera_method_input(const ptera_method *method, size_t index);
+
+/* ---- profiling and memory ---- */
+
+typedef enum ptera_instr_kind {
+  PTERA_INSTR_KERNEL = 0,
+  PTERA_INSTR_DELEGATE = 1,
+  PTERA_INSTR_OTHER = 2 /* move, jump_false, free */
+} ptera_instr_kind;
+
+typedef struct ptera_instr_event {
+  uint32_t chain, index; /* chain and instruction index */
+  ptera_instr_kind kind;
+  const char *name;      /* "aten::add.out", the delegate id, or "move"/"jump_false"/"free" */
+  int end;               /* 0 before the instruction runs, 1 after (also when it failed) */
+} ptera_instr_event;
+
+typedef void (*ptera_instr_hook)(void *user, const ptera_instr_event *ev);
+
+/* Calls hook before and after every instruction execute runs (a jump runs
+ * some instructions more than once, or not at all). NULL hook = off (one
+ * branch per instruction). The hook takes its own timestamps; it must not
+ * call back into this method. */
+PTERA_API void ptera_method_set_instr_hook(ptera_method *method, ptera_instr_hook hook, void *user);
+
+typedef struct ptera_method_memory {
+  size_t arena_bytes;   /* method metadata (values, tables) */
+  size_t planned_bytes; /* memory-planned buffers (the library's or the caller's) */
+  size_t temp_bytes;    /* kernel scratch arena, sized from the largest declared workspace */
+  size_t packed_bytes;  /* prepare-time allocations (packed weights) of kernels, and what
+                         * delegates hold from their init allocator */
+} ptera_method_memory;
+
+/* What a loaded method holds; InvalidState when it did not load. */
+PTERA_API ptera_status ptera_method_get_memory(const ptera_method *method, ptera_method_memory *out);
 
 #ifdef __cplusplus
 }

@@ -15,5 +15,6 @@
 #include "program.h"
 #include "status.h"
 #include "tensor.h"
+#include "threadpool.h"
 
 #endif

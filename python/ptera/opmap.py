@@ -83,7 +83,7 @@ def find_ops_def():
 
 def parse_ops_def(text):
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return set(re.findall(r'PTERA_OP\("([^"]+)"', text))
+    return set(re.findall(r'PTERA_OP(?:_PREPARED)?\(\s*"([^"]+)"', text))
 
 
 _REGISTERED = None

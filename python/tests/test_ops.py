@@ -77,3 +77,13 @@ def test_op(name, decomp):
     for g, r in zip(got, ref):
         assert g.dtype == r.dtype
         torch.testing.assert_close(g, r, rtol=1e-4, atol=1e-4)
+
+
+def test_ops_def_prepared_entries():
+    # kernels/ops.def lists kernels with a prepare step as PTERA_OP_PREPARED;
+    # they are registered overloads like any PTERA_OP line.
+    from ptera.opmap import parse_ops_def
+    text = ('/* PTERA_OP("commented::out.x", f) */\n'
+            'PTERA_OP("aten::add.out", pk_add_out)\n'
+            'PTERA_OP_PREPARED("aten::convolution.out", pk_convolution_out, pk_convolution_prepare)\n')
+    assert parse_ops_def(text) == {"aten::add.out", "aten::convolution.out"}

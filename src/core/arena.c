@@ -14,14 +14,20 @@ void pt_arena_init(pt_arena *arena, const ptera_allocator *allocator) {
   arena->allocator = allocator;
 }
 
+/* Padding that brings address p up to a multiple of align (a power of two). */
+static size_t pad_to(uintptr_t p, size_t align) { return (size_t)(-p & (uintptr_t)(align - 1)); }
+
 void *pt_arena_alloc(pt_arena *arena, size_t size, size_t align) {
   if (align < 1) align = 1;
   if (align > 4096 || (align & (align - 1))) return NULL;
   if (arena->head) {
-    size_t start = (arena->used + align - 1) & ~(align - 1);
-    if (start >= arena->used && start <= arena->capacity && size <= arena->capacity - start) {
-      uint8_t *p = (uint8_t *)arena->head + PT_BLOCK_HEADER + start;
-      arena->used = start + size;
+    /* Align the address, not the offset: blocks are only 16-byte aligned. */
+    uint8_t *base = (uint8_t *)arena->head + PT_BLOCK_HEADER;
+    size_t room = arena->capacity - arena->used;
+    size_t pad = pad_to((uintptr_t)(base + arena->used), align);
+    if (pad <= room && size <= room - pad) {
+      uint8_t *p = base + arena->used + pad;
+      arena->used += pad + size;
       memset(p, 0, size);
       return p;
     }
@@ -37,11 +43,9 @@ void *pt_arena_alloc(pt_arena *arena, size_t size, size_t align) {
   b->capacity = cap;
   arena->head = b;
   arena->capacity = cap;
-  arena->used = 0;
   arena->total += cap;
-  size_t start = 0;
   uint8_t *base = (uint8_t *)b + PT_BLOCK_HEADER;
-  while (((uintptr_t)(base + start)) & (align - 1)) start++;
+  size_t start = pad_to((uintptr_t)base, align); /* < align: cap has room */
   arena->used = start + size;
   memset(base + start, 0, size);
   return base + start;

@@ -47,7 +47,7 @@ ptera_status pr_check_writable(ptera_method *m, const pf_instr *in, uint32_t k) 
                  m->plan->name.ptr, k, m->op_names[in->a]);
 }
 
-static ptera_status run_kernel(ptera_method *m, const pf_instr *in, uint32_t k) {
+static ptera_status run_kernel(ptera_method *m, const pf_instr *in, uint32_t c, uint32_t k) {
   ptera_status st = check_args_bound(m, in, k);
   if (st == PTERA_OK) st = pr_check_writable(m, in, k);
   if (st != PTERA_OK) return st;
@@ -58,6 +58,8 @@ static ptera_status run_kernel(ptera_method *m, const pf_instr *in, uint32_t k) 
   for (uint32_t j = 0; j < in->nargs; j++) argv[j] = &m->values[in->args[j]];
   ptera_kernel_ctx ctx;
   pr_kernel_ctx_init(&ctx, m->op_names[in->a], &m->err, m->temp, m->temp_size);
+  ctx.state = m->states[m->chain_base[c] + k];
+  ctx.pool = m->pool;
   pt_err_clear(&m->err);
   st = m->kernels[in->a](&ctx, argv, in->nargs);
   if (st != PTERA_OK) {
@@ -80,7 +82,7 @@ static ptera_status run_delegate(ptera_method *m, const pf_instr *in, uint32_t k
   ptera_value *args[1024];
   for (uint32_t j = 0; j < in->nargs; j++) args[j] = &m->values[in->args[j]];
   char msg[PT_ERRMSG_SIZE] = "";
-  ptera_backend_exec_ctx ctx = {m->plan->name.ptr, msg, sizeof msg, m->temp, m->temp_size, NULL};
+  ptera_backend_exec_ctx ctx = {m->plan->name.ptr, msg, sizeof msg, m->temp, m->temp_size, m->pool};
   ptera_status st = d->backend->execute(&ctx, d->handle, args, in->nargs);
   if (st != PTERA_OK)
     pt_fail(&m->err, st, "method '%s' instruction %u (delegate %s): %s", m->plan->name.ptr, k,
@@ -110,10 +112,11 @@ static ptera_status jump_condition(ptera_method *m, const pf_instr *in, uint32_t
                  m->plan->name.ptr, k, ptera_tag_name(v->tag));
 }
 
-static ptera_status run_instruction(ptera_method *m, const pf_instr *in, uint32_t k, uint32_t *next) {
+static ptera_status run_instruction(ptera_method *m, const pf_instr *in, uint32_t c, uint32_t k,
+                                    uint32_t *next) {
   *next = k + 1;
   switch (in->type) {
-    case PF_INSTR_KERNEL: return run_kernel(m, in, k);
+    case PF_INSTR_KERNEL: return run_kernel(m, in, c, k);
     case PF_INSTR_DELEGATE: return run_delegate(m, in, k);
     case PF_INSTR_MOVE: m->values[in->b] = m->values[in->a]; return PTERA_OK;
     case PF_INSTR_JUMP_FALSE: {
@@ -153,7 +156,10 @@ ptera_status ptera_method_execute(ptera_method *m) {
                        "method '%s' ran more than %u instructions (an endless loop?)",
                        m->plan->name.ptr, PR_MAX_EXECUTED_INSTRUCTIONS);
       uint32_t next;
-      ptera_status st = run_instruction(m, &chain->instrs[pc], pc, &next);
+      const pf_instr *in = &chain->instrs[pc];
+      if (m->hook) pr_method_hook(m, c, pc, in, 0);
+      ptera_status st = run_instruction(m, in, c, pc, &next);
+      if (m->hook) pr_method_hook(m, c, pc, in, 1);
       if (st != PTERA_OK) return st;
       pc = next;
     }

@@ -10,6 +10,8 @@ void pr_kernel_ctx_init(ptera_kernel_ctx *ctx, const char *op_name, pt_err *err,
   ctx->temp = temp;
   ctx->temp_size = temp ? temp_size : 0;
   ctx->temp_used = 0;
+  ctx->state = NULL;
+  ctx->pool = NULL;
 }
 
 ptera_status ptera_kernel_fail(ptera_kernel_ctx *ctx, ptera_status status, const char *fmt, ...) {
@@ -35,14 +37,13 @@ void *ptera_kernel_temp(ptera_kernel_ctx *ctx, size_t size, size_t align) {
 
 const char *ptera_kernel_op_name(const ptera_kernel_ctx *ctx) { return ctx ? ctx->op_name : ""; }
 
+void *ptera_kernel_state(const ptera_kernel_ctx *ctx) { return ctx ? ctx->state : NULL; }
+
 void ptera_kernel_parallel_for(ptera_kernel_ctx *ctx, size_t n, size_t grain, ptera_task_fn fn,
                                void *arg) {
-  (void)ctx;
-  (void)grain;
-  if (n && fn) fn(arg, 0, n);
+  ptera_threadpool_parallel_for(ctx ? ctx->pool : NULL, n, grain, fn, arg);
 }
 
 size_t ptera_kernel_thread_count(const ptera_kernel_ctx *ctx) {
-  (void)ctx;
-  return 1;
+  return ptera_threadpool_size(ctx ? ctx->pool : NULL);
 }

@@ -4,7 +4,19 @@
 
 #include "runtime/runtime.h"
 
-#define PR_DEFAULT_TEMP_SIZE ((size_t)1 << 20)
+/* The kernel scratch arena (ptera_method_options.temp_size overrides it) is
+ * the larger of the largest workspace a prepare step declared and what the
+ * portable kernels take without declaring: a pointer per item of a tensor
+ * list (cat, stack, index), two doubles per statistics group of a norm
+ * (groups <= the input's elements), an index per element along topk's dim,
+ * rank indices per true element of an index mask, a length per split. All
+ * are at most 8 bytes x max(rank, 2) per element of one of the method's
+ * tensors, or 8 bytes per item of one of its lists; the default covers that
+ * for the method's largest value plus PR_TEMP_SLACK (alignment, a second
+ * request), within [PR_TEMP_MIN, PR_TEMP_PORTABLE_MAX]. */
+#define PR_TEMP_MIN ((size_t)4 << 10)
+#define PR_TEMP_SLACK ((size_t)1 << 10)
+#define PR_TEMP_PORTABLE_MAX ((size_t)1 << 20)
 
 static ptera_status setup_buffers(ptera_method *m, const ptera_method_options *o) {
   const pf_plan *plan = m->plan;
@@ -53,19 +65,56 @@ static ptera_status setup_buffers(ptera_method *m, const ptera_method_options *o
   return PTERA_OK;
 }
 
-static ptera_status method_init(ptera_method *m, const ptera_method_options *o) {
-  ptera_status st = setup_buffers(m, o);
-  if (st != PTERA_OK) return st;
-  m->temp_size = o && o->temp_size ? o->temp_size : PR_DEFAULT_TEMP_SIZE;
+/* What the portable kernels may take from the temp arena (above). */
+static size_t portable_temp_bound(const ptera_method *m) {
+  size_t need = 0;
+  for (uint32_t i = 0; i < m->nvalues; i++) {
+    const ptera_value *v = &m->values[i];
+    size_t items;
+    if (v->tag == PTERA_TAG_TENSOR) {
+      const ptera_tensor *t = v->u.tensor;
+      items = t->dim > 2 ? t->dim : 2;
+      items = t->numel > PR_TEMP_PORTABLE_MAX / items ? PR_TEMP_PORTABLE_MAX : items * t->numel;
+    } else if (v->tag == PTERA_TAG_LIST_TENSOR || v->tag == PTERA_TAG_LIST_OPTIONAL_TENSOR ||
+               v->tag == PTERA_TAG_LIST_INT) {
+      items = v->u.list.len;
+    } else {
+      continue;
+    }
+    if (items > PR_TEMP_PORTABLE_MAX / 8) return PR_TEMP_PORTABLE_MAX;
+    if (8 * items > need) need = 8 * items;
+  }
+  need += PR_TEMP_SLACK;
+  if (need > PR_TEMP_PORTABLE_MAX) need = PR_TEMP_PORTABLE_MAX;
+  return need < PR_TEMP_MIN ? PR_TEMP_MIN : need;
+}
+
+static ptera_status setup_temp(ptera_method *m, const ptera_method_options *o) {
+  if (o && o->temp_size) {
+    m->temp_size = o->temp_size;
+  } else {
+    m->temp_size = portable_temp_bound(m);
+    if (m->max_workspace > m->temp_size) m->temp_size = m->max_workspace;
+  }
   m->temp = pt_alloc(m->allocator, m->temp_size, 64);
   if (!m->temp)
     return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED,
-                   "cannot allocate the %zu-byte kernel scratch arena", m->temp_size);
+                   "cannot allocate the %zu-byte kernel scratch arena of method '%s'",
+                   m->temp_size, m->plan->name.ptr);
+  return PTERA_OK;
+}
+
+static ptera_status method_init(ptera_method *m, const ptera_method_options *o) {
+  m->pool = o ? o->threadpool : NULL;
+  ptera_status st = setup_buffers(m, o);
+  if (st != PTERA_OK) return st;
   m->input_set = pt_arena_array(&m->arena, m->plan->ninputs ? m->plan->ninputs : 1, 1, 1);
   if (!m->input_set) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   st = pr_method_load_values(m);
   if (st == PTERA_OK) st = pr_method_load_delegates(m);
   if (st == PTERA_OK) st = pr_method_load_instructions(m);
+  if (st == PTERA_OK) st = pr_method_prepare(m);
+  if (st == PTERA_OK) st = setup_temp(m, o);
   if (st == PTERA_OK) {
     /* Non-tensor inputs can only take their exported value, which they hold. */
     for (uint32_t i = 0; i < m->plan->ninputs; i++)
@@ -112,6 +161,7 @@ void ptera_method_destroy(ptera_method *m) {
         m->delegates[i].backend->destroy(m->delegates[i].handle);
   if (m->owns_buffers)
     for (uint32_t j = 1; j < m->nbuffers; j++) pt_free(m->allocator, m->buffers[j]);
+  pr_method_release_prepared(m);
   pt_free(m->allocator, m->temp);
   pt_arena_release(&m->arena);
   pt_free(m->allocator, m);

@@ -24,6 +24,7 @@ ptera_status pr_method_load_delegates(ptera_method *m) {
   m->delegates = pt_arena_array(&m->arena, plan->ndelegates ? plan->ndelegates : 1,
                                 sizeof *m->delegates, 8);
   if (!m->delegates) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  pr_method_init_delegate_allocator(m);
   for (uint32_t i = 0; i < plan->ndelegates; i++) {
     const pf_delegate *d = &plan->delegates[i];
     const ptera_backend *b = ptera_find_backend(d->id.ptr, d->id.len);
@@ -50,8 +51,8 @@ ptera_status pr_method_load_delegates(ptera_method *m) {
       specs[k].size = (size_t)d->specs[k].value.len;
     }
     char msg[PT_ERRMSG_SIZE] = "";
-    ptera_backend_init_ctx ctx = {plan->name.ptr, m->allocator, &m->program->named_data, msg,
-                                  sizeof msg, NULL, 0, m->program->options.max_planned_bytes};
+    ptera_backend_init_ctx ctx = {plan->name.ptr, &m->delegate_allocator, &m->program->named_data,
+                                  msg, sizeof msg, m->pool, 0, m->program->options.max_planned_bytes};
     st = b->init(&ctx, blob.ptr, (size_t)blob.len, specs, d->nspecs, &m->delegates[i].handle);
     if (st != PTERA_OK)
       return pt_fail(&m->err, st, "method '%s' delegate %u: backend '%s' could not initialise: %s",
@@ -72,8 +73,9 @@ static ptera_status resolve_operators(ptera_method *m) {
   size_t n = plan->nops ? plan->nops : 1;
   m->kernels = pt_arena_array(&m->arena, n, sizeof *m->kernels, 8);
   m->op_names = pt_arena_array(&m->arena, n, sizeof *m->op_names, 8);
+  m->prepares = pt_arena_array(&m->arena, n, sizeof *m->prepares, 8);
   m->writes_first = pt_arena_array(&m->arena, n, sizeof *m->writes_first, 1);
-  if (!m->kernels || !m->op_names || !m->writes_first)
+  if (!m->kernels || !m->prepares || !m->op_names || !m->writes_first)
     return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   for (uint32_t i = 0; i < plan->nops; i++) {
     const pf_operator *op = &plan->ops[i];
@@ -86,7 +88,11 @@ static ptera_status resolve_operators(ptera_method *m) {
       memcpy(name + op->name.len + 1, op->overload.ptr, op->overload.len);
     }
     m->op_names[i] = name;
-    m->kernels[i] = pr_find_kernel(name, len);
+    ptera_kernel_def def;
+    if (pr_find_kernel_def(name, len, &def)) {
+      m->kernels[i] = def.run;
+      m->prepares[i] = def.prepare;
+    }
     m->writes_first[i] = strcmp(name, "executorch_prim::et_copy_index.tensor") == 0;
   }
   return PTERA_OK;

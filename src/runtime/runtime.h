@@ -70,11 +70,24 @@ struct ptera_method {
   uint8_t *temp;
   size_t temp_size;
   ptera_kernel_fn *kernels; /* per operator */
+  ptera_kernel_prepare_fn *prepares; /* per operator, NULL when none */
   const char **op_names;    /* per operator, "ns::op.overload" */
   bool *writes_first;       /* per operator: writes its first argument (et_copy_index), else its last */
   pr_delegate *delegates;
   bool *input_set;
   bool initialized;
+  /* Prepare (method_prepare.c): per-instruction state, flat over chains
+   * (chain c's instruction k at chain_base[c] + k). */
+  void **states;
+  size_t *chain_base;
+  struct pr_packed *packed; /* prepare-time allocations, freed at destroy */
+  size_t packed_bytes;
+  size_t max_workspace;     /* largest declared workspace */
+  ptera_threadpool *pool;   /* from the options, or NULL */
+  ptera_allocator delegate_allocator; /* the method's, counting (delegate_alloc.c) */
+  size_t delegate_bytes;    /* what delegates hold through it */
+  ptera_instr_hook hook;    /* profiling, or NULL */
+  void *hook_user;
 };
 
 /* The plan of a method by name, or NULL. */
@@ -85,10 +98,20 @@ PT_FUNC const pf_ptd_entry *pr_find_external(const ptera_program *p, const char 
 
 /* Kernel lookup over user then built-in kernels. */
 PT_FUNC ptera_kernel_fn pr_find_kernel(const char *name, size_t len);
+/* The same, with the prepare step (a copy in *out); false when none. */
+PT_FUNC bool pr_find_kernel_def(const char *name, size_t len, ptera_kernel_def *out);
 
 PT_FUNC ptera_status pr_method_load_values(ptera_method *m);
 PT_FUNC ptera_status pr_method_load_delegates(ptera_method *m);
 PT_FUNC ptera_status pr_method_load_instructions(ptera_method *m);
+/* Runs each KERNEL instruction's prepare step (after values, delegates and
+ * instructions are loaded); the states and allocations are the method's. */
+PT_FUNC ptera_status pr_method_prepare(ptera_method *m);
+PT_FUNC void pr_method_release_prepared(ptera_method *m);
+/* Sets up m->delegate_allocator (before delegates are initialised). */
+PT_FUNC void pr_method_init_delegate_allocator(ptera_method *m);
+/* Tells the profiling hook about instruction k of chain c (end: 0 before, 1 after). */
+PT_FUNC void pr_method_hook(ptera_method *m, uint32_t c, uint32_t k, const pf_instr *in, int end);
 /* A kernel call must not write read-only program data: checked at load, and
  * again before each call, since a MoveCall can route a constant into a slot
  * that a later kernel writes. k is the instruction index, for the message. */

@@ -106,10 +106,10 @@ def ptera(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-FOLDED = "5 -> 3 nodes (fused 0, folded 1, merged 1 constants / 12 B, removed 1)"
+FOLDED = "5 -> 3 nodes (fused 0, folded 1, merged 1 constants / 12 B, removed 1, views 0)"
 # Weights in a .ptd under their names may be replaced later: nothing that
 # reads fc.b1/fc.b2 is folded and they are not merged.
-KEPT = "5 -> 4 nodes (fused 0, folded 0, merged 0 constants / 0 B, removed 1)"
+KEPT = "5 -> 4 nodes (fused 0, folded 0, merged 0 constants / 0 B, removed 1, views 0)"
 
 
 def compile_and_run(tag, extra, data_args, report=FOLDED):
@@ -149,7 +149,7 @@ compile_and_run("hash", ["--external-weights", ptd, "--weight-keys", "hash"], ["
 # Passes off: nothing folded, merged or removed; the output is the same.
 rc, out, err = ptera("compile", ptg, os.path.join(WORK, "nopass.pte"), "--no-constprop",
                      "--no-dedup", "--no-dce")
-check(rc == 0 and "5 -> 5 nodes (fused 0, folded 0, merged 0 constants / 0 B, removed 0)" in out,
+check(rc == 0 and "5 -> 5 nodes (fused 0, folded 0, merged 0 constants / 0 B, removed 0, views 0)" in out,
       "no passes: %r %r" % (out, err))
 rc, out, err = ptera("compile", ptg, os.path.join(WORK, "quiet.pte"), "--quiet")
 check(rc == 0 and out == "", "--quiet prints nothing: %r" % out)

@@ -88,7 +88,7 @@ static inline ptera_value *kt_ilist_n(size_t n, const int64_t *items) {
 
 static inline ptera_kernel_fn kt_find(const char *name) {
   for (size_t i = 0; i < pk_builtin_kernel_count; i++)
-    if (strcmp(pk_builtin_kernels[i].name, name) == 0) return pk_builtin_kernels[i].fn;
+    if (strcmp(pk_builtin_kernels[i].name, name) == 0) return pk_builtin_kernels[i].run;
   return NULL;
 }
 

@@ -1,5 +1,7 @@
 /* The public C API end to end on corpus programs: the three load paths,
- * metadata, caller-supplied planned buffers, no heap use in execute, .ptd
+ * metadata, caller-supplied planned buffers, no heap use in execute (also
+ * with a thread pool attached; test_kernel_lifecycle covers a prepared
+ * kernel), .ptd
  * handling and the errors a user acts on. Expected values are ExecuTorch's
  * (expected/) or follow from the model (AddModel: y = x + 1). */
 #include <stdio.h>
@@ -86,6 +88,13 @@ static void test_load_paths(void) {
   mo.planned_buffers = bufs;
   mo.num_planned_buffers = 1;
   check_add_model(p, &mo);
+  /* With a thread pool attached, execute still allocates nothing. */
+  ptera_threadpool *pool = NULL;
+  CHECK(ptera_threadpool_create(2, &counting, &pool) == PTERA_OK);
+  ptera_method_options po = {0};
+  po.threadpool = pool;
+  check_add_model(p, &po);
+  ptera_threadpool_destroy(pool);
   ptera_program_destroy(p);
   CHECK(live == 0);
 

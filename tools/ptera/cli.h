@@ -15,6 +15,7 @@ int cli_inspect(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_ops(int argc, char **argv);
 int cli_compile(int argc, char **argv);
+int cli_bench(int argc, char **argv);
 
 /* Prints "ptera: <Status>: message" to stderr and returns 1. */
 int cli_error(ptera_status st, const char *fmt, ...)
@@ -22,6 +23,16 @@ int cli_error(ptera_status st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Prints n bytes from an untrusted source: printable ASCII and valid UTF-8
+ * as they are, a backslash as "\\", anything else (control bytes, escape
+ * sequences, bytes that are not UTF-8) as \xNN. Returns the columns used. */
+int cli_print_escaped(FILE *f, const char *s, size_t n);
+/* Writes n bytes as a JSON string literal (quotes included) that is always
+ * valid JSON: bytes that are not UTF-8 become \u00NN. */
+void cli_json_string(FILE *f, const char *s, size_t n);
+/* Parses a decimal count (digits only, no sign) up to max; 0 on success. */
+int cli_parse_count(const char *s, uint64_t max, uint64_t *out);
 
 /* A tensor held by the tool in logical (row-major) order. */
 typedef struct cli_array {
@@ -46,6 +57,32 @@ void cli_from_memory_order(const ptera_tensor *t, const void *memory, void *logi
 double cli_element(int dtype, const void *data, size_t index);
 /* Prints "dtype[shape]" into buf. */
 void cli_format_shape(char *buf, size_t cap, int dtype, size_t dim, const int32_t *sizes);
+
+/* A loaded method with its inputs bound (cli_session.c), for run and bench. */
+typedef struct cli_session {
+  ptera_bundled *bundled; /* when the model is a .bpte: its embedded program runs */
+  ptera_program *program;
+  ptera_method *method;
+  ptera_threadpool *pool; /* NULL: single-threaded */
+  void **buffers; /* input data and output buffers the method points at */
+  size_t nbuffers, cap;
+  size_t noutput_buffers; /* buffers[0 .. noutput_buffers): kept for every execution */
+} cli_session;
+
+/* Loads model (.pte or .bpte), attaches the .ptd files, creates the method
+ * on a pool of threads (0: all cores; 1: none) and gives unplanned outputs
+ * memory. Errors are printed; returns 0 or an exit status. Call
+ * cli_session_close afterwards in every case. */
+int cli_session_open(cli_session *s, const char *model, const char *const *data, size_t ndata,
+                     const char *method, size_t threads);
+/* Threads the method runs on, the caller included. */
+size_t cli_session_threads(const cli_session *s);
+/* Binds every input: from files (one per input, in order) or, when files is
+ * NULL, ones or (random) values seeded by seed. */
+int cli_session_bind_inputs(cli_session *s, const char *const *files, bool random, uint64_t seed);
+/* Frees the buffers of the last bound inputs. */
+void cli_session_drop_inputs(cli_session *s);
+void cli_session_close(cli_session *s);
 
 /* Top-k (cli_topk.c). Writes the indices of the min(k, n) largest values
  * into idx, largest first; equal values keep the lower index first and NaN

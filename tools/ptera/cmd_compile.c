@@ -34,11 +34,15 @@ static const char help[] =
     "  --no-constprop              skip constant propagation\n"
     "  --no-dedup                  skip constant deduplication\n"
     "  --no-dce                    skip dead-code elimination\n"
+    "  --no-views                  keep reshaping copies (view_copy, squeeze_copy,\n"
+    "                              unsqueeze_copy, alias_copy) instead of turning\n"
+    "                              those nothing can tell apart from a view into\n"
+    "                              et_view calls that share their input's memory\n"
     "  --quiet                     print nothing on success\n"
     "  --help                      this text\n"
     "\n"
     "Prints per method: calls before -> after the passes (fused, folded, merged\n"
-    "constants / bytes, removed), planned arena bytes against the bytes without\n"
+    "constants / bytes, removed, views elided), planned arena bytes against the bytes without\n"
     "memory reuse, and the file sizes.\n"
     "\n"
     "Exit status: 0 on success; 1 with the error's name and message on stderr;\n"
@@ -71,6 +75,8 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->c.no_dedup = true;
     } else if (strcmp(a, "--no-dce") == 0) {
       o->c.no_dce = true;
+    } else if (strcmp(a, "--no-views") == 0) {
+      o->c.no_views = true;
     } else if (strcmp(a, "--quiet") == 0) {
       o->quiet = true;
     } else if (a[0] == '-' && a[1]) {
@@ -187,10 +193,10 @@ static void report(const compile_opts *o, const pc_compile_result *r) {
   for (uint32_t i = 0; i < r->nmethods; i++) {
     const pc_method_stats *s = &r->methods[i];
     printf("method %s: %u -> %u nodes (fused %u, folded %u, merged %u constants / %llu B, "
-           "removed %u); planned %llu B (no reuse %llu B, ",
+           "removed %u, views %u); planned %llu B (no reuse %llu B, ",
            s->name, s->nodes_before, s->nodes_after, s->passes.fused_nodes, s->passes.folded_nodes,
            s->passes.merged_constants, (unsigned long long)s->passes.merged_bytes,
-           s->passes.removed_nodes, (unsigned long long)s->plan.peak_bytes,
+           s->passes.removed_nodes, s->passes.elided_views, (unsigned long long)s->plan.peak_bytes,
            (unsigned long long)s->plan.no_reuse_bytes);
     if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
     else printf("1.00x)\n");

@@ -12,6 +12,8 @@ static const char help[] =
     "Prints the file header, segments, and for each method its inputs and\n"
     "outputs, operators, delegates, planned buffer sizes and where each\n"
     "constant tensor lives, and the named data (key and size of each blob).\n"
+    "Text output ends with the memory each method takes once loaded (metadata\n"
+    "arena, planned buffers, kernel temp arena, packed weights).\n"
     "\n"
     "options:\n"
     "  --json   machine-readable output\n"
@@ -226,6 +228,23 @@ static void print_program(const pf_pte *p, bool json) {
   for (uint32_t i = 0; i < p->nplans; i++) text_plan(&p->plans[i]);
 }
 
+/* The memory each method takes once loaded (ptera_method_get_memory). */
+static void print_memory(ptera_program *prog) {
+  for (size_t i = 0; i < ptera_program_method_count(prog); i++) {
+    const char *name = ptera_program_method_name(prog, i);
+    ptera_method *m = NULL;
+    ptera_method_memory mem;
+    ptera_status st = ptera_method_create(prog, name, NULL, &m);
+    if (st == PTERA_OK) st = ptera_method_get_memory(m, &mem);
+    if (st == PTERA_OK)
+      printf("memory %s: arena %zu, planned %zu, temp %zu, packed %zu bytes\n", name,
+             mem.arena_bytes, mem.planned_bytes, mem.temp_bytes, mem.packed_bytes);
+    else
+      printf("memory %s: does not load here (%s)\n", name, ptera_status_name(st));
+    ptera_method_destroy(m);
+  }
+}
+
 int cli_inspect(int argc, char **argv) {
   const char *path = NULL;
   bool json = false;
@@ -254,6 +273,7 @@ int cli_inspect(int argc, char **argv) {
     return rc;
   }
   print_program(&prog->pte, json);
+  if (!json) print_memory(prog);
   ptera_program_destroy(prog);
   return 0;
 }

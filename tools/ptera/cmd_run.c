@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "core/core.h"
 
 static const char help[] =
     "usage: ptera run MODEL.pte [options]\n"
@@ -30,6 +29,8 @@ static const char help[] =
     "                      --random values: execution j uses seed SEED + j)\n"
     "  --output-dir DIR    write each output to DIR/output_<k>.npy; with --then,\n"
     "                      execution j's to DIR/run<j>_output_<k>.npy\n"
+    "  --threads N         threads for the method's kernels (default 0: all cores;\n"
+    "                      1: no thread pool)\n"
     "  --show N            values printed per output (default 8)\n"
     "  --top K             for each floating-point output of shape [N] or [1, N]\n"
     "                      (2 <= N <= 100000), print its K largest values with\n"
@@ -60,6 +61,7 @@ typedef struct run_opts {
   uint64_t seed;
   size_t show;
   size_t top;
+  size_t threads;
 } run_opts;
 
 static int parse_args(int argc, char **argv, run_opts *o) {
@@ -95,6 +97,13 @@ static int parse_args(int argc, char **argv, run_opts *o) {
     } else if (strcmp(a, "--random") == 0 && has_next) {
       o->random = true;
       o->seed = strtoull(argv[++i], NULL, 10);
+    } else if (strcmp(a, "--threads") == 0 && has_next) {
+      uint64_t v;
+      if (cli_parse_count(argv[++i], 1024, &v) != 0) {
+        fprintf(stderr, "ptera run: --threads takes a count from 0 to 1024, not '%s'\n", argv[i]);
+        return 2;
+      }
+      o->threads = (size_t)v;
     } else if (strcmp(a, "--show") == 0 && has_next) {
       o->show = (size_t)strtoull(argv[++i], NULL, 10);
     } else if (strcmp(a, "--top") == 0 && has_next) {
@@ -133,165 +142,6 @@ static int parse_args(int argc, char **argv, run_opts *o) {
     }
   }
   return -1;
-}
-
-static uint64_t next_random(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
-
-/* Fills n elements of dtype with ones, or seeded values. */
-static void fill(int dtype, void *data, size_t n, bool random, uint64_t *state) {
-  uint8_t *p = data;
-  size_t es = ptera_dtype_size(dtype);
-  for (size_t i = 0; i < n; i++) {
-    double u = random ? (double)(next_random(state) >> 11) / 9007199254740992.0 * 2.0 - 1.0 : 1.0;
-    int64_t k = random ? (int64_t)(next_random(state) % 11) - 5 : 1;
-    uint8_t *e = p + i * es;
-    switch (dtype) {
-      case PTERA_DTYPE_FLOAT: { float f = (float)u; memcpy(e, &f, 4); break; }
-      case PTERA_DTYPE_DOUBLE: memcpy(e, &u, 8); break;
-      case PTERA_DTYPE_HALF: { uint16_t h = pt_float_to_half((float)u); memcpy(e, &h, 2); break; }
-      case PTERA_DTYPE_BFLOAT16: { uint16_t h = pt_float_to_bf16((float)u); memcpy(e, &h, 2); break; }
-      case PTERA_DTYPE_BOOL: *e = random ? (uint8_t)(k & 1) : 1; break;
-      case PTERA_DTYPE_BYTE: case PTERA_DTYPE_UINT16: case PTERA_DTYPE_UINT32: case PTERA_DTYPE_UINT64:
-        if (k < 0) k = -k;
-        /* fall through */
-      default: {
-        uint64_t v = (uint64_t)k;
-        memcpy(e, &v, es); /* little-endian: the low bytes hold the value */
-        break;
-      }
-    }
-  }
-}
-
-typedef struct run_state {
-  ptera_bundled *bundled; /* when MODEL is a .bpte: its embedded program runs */
-  ptera_program *program;
-  ptera_method *method;
-  void **buffers; /* input data and output buffers the method points at */
-  size_t nbuffers, cap;
-  size_t noutput_buffers; /* buffers[0 .. noutput_buffers): kept for every execution */
-  bool output_dir_made;   /* --output-dir exists: created (or found) once, not per execution */
-} run_state;
-
-static void *keep(run_state *s, size_t size) {
-  if (s->nbuffers == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 16;
-    void **b = realloc(s->buffers, cap * sizeof *b);
-    if (!b) return NULL;
-    s->buffers = b;
-    s->cap = cap;
-  }
-  size_t rounded = (size + 63) & ~(size_t)63;
-  void *p = aligned_alloc(64, rounded ? rounded : 64);
-  if (p) s->buffers[s->nbuffers++] = p;
-  return p;
-}
-
-/* Frees the buffers after the output buffers: the last execution's inputs. */
-static void drop_input_buffers(run_state *s) {
-  while (s->nbuffers > s->noutput_buffers) free(s->buffers[--s->nbuffers]);
-}
-
-static int set_scalar_input(run_state *s, size_t i, const ptera_value *v, const cli_array *a) {
-  ptera_status st;
-  double x = cli_element(a->dtype, a->data, 0);
-  if (a->dim != 0 || a->nbytes == 0)
-    return cli_error(PTERA_INVALID_ARGUMENT, "input %zu is a %s: give a 0-d array", i,
-                     ptera_tag_name(v->tag));
-  if (v->tag == PTERA_TAG_INT) st = ptera_method_set_input_int(s->method, i, (int64_t)x);
-  else if (v->tag == PTERA_TAG_DOUBLE) st = ptera_method_set_input_double(s->method, i, x);
-  else if (v->tag == PTERA_TAG_BOOL) st = ptera_method_set_input_bool(s->method, i, x != 0);
-  else return cli_error(PTERA_NOT_SUPPORTED, "input %zu is a %s", i, ptera_tag_name(v->tag));
-  return st == PTERA_OK ? 0 : cli_error(st, "%s", ptera_method_errmsg(s->method));
-}
-
-static int set_tensor_input(run_state *s, size_t i, const ptera_tensor *t, const cli_array *a) {
-  char want[128], got[128];
-  cli_format_shape(want, sizeof want, t->dtype, t->dim, t->sizes);
-  cli_format_shape(got, sizeof got, a->dtype, a->dim, a->sizes);
-  if (a->dtype != t->dtype)
-    return cli_error(PTERA_INVALID_ARGUMENT, "input %zu must be %s; the file holds %s", i, want, got);
-  /* The method tensor takes the caller's shape first, so the memory order
-   * conversion below sees the final strides. */
-  ptera_tensor shaped = *t;
-  if (ptera_tensor_resize(&shaped, a->dim, a->sizes) != PTERA_OK)
-    return cli_error(PTERA_INVALID_ARGUMENT, "input %zu must be %s; the file holds %s", i, want, got);
-  void *mem = keep(s, a->nbytes);
-  if (!mem) return cli_error(PTERA_MEMORY_ALLOCATION_FAILED, "out of memory for input %zu", i);
-  cli_to_memory_order(&shaped, a->data, mem);
-  ptera_status st = ptera_method_set_input_tensor(s->method, i, (ptera_dtype)a->dtype, a->dim,
-                                                  a->sizes, mem, a->nbytes);
-  return st == PTERA_OK ? 0 : cli_error(st, "%s", ptera_method_errmsg(s->method));
-}
-
-/* Checks every execution's count of --input files before any runs. */
-static int check_input_counts(run_state *s, const run_opts *o) {
-  size_t n = ptera_method_input_count(s->method);
-  for (size_t j = 0; j < o->nruns; j++) {
-    size_t given = o->first[j + 1] - o->first[j];
-    if (!o->ninputs || given == n) continue;
-    if (o->nruns == 1)
-      return cli_error(PTERA_INVALID_ARGUMENT, "method '%s' takes %zu inputs; %zu given", o->method,
-                       n, given);
-    return cli_error(PTERA_INVALID_ARGUMENT, "method '%s' takes %zu inputs; %zu given for execution %zu",
-                     o->method, n, given, j);
-  }
-  return 0;
-}
-
-/* Binds execution j's inputs: its --input files, or ones / seeded values. */
-static int bind_inputs(run_state *s, const run_opts *o, size_t j) {
-  size_t n = ptera_method_input_count(s->method);
-  const char *const *files = o->ninputs ? o->inputs + o->first[j] : NULL;
-  uint64_t state = (o->seed + j) * 2654435761u + 0x9E3779B97F4A7C15ull;
-  for (size_t i = 0; i < n; i++) {
-    const ptera_value *v = ptera_method_input(s->method, i);
-    int rc = 0;
-    cli_array a;
-    if (files) {
-      char msg[512];
-      int expect = v->tag == PTERA_TAG_TENSOR ? v->u.tensor->dtype : -1;
-      if (cli_npy_load(files[i], expect, &a, msg, sizeof msg) != 0)
-        return cli_error(PTERA_INVALID_ARGUMENT, "input %zu: %s", i, msg);
-      if (v->tag == PTERA_TAG_TENSOR) rc = set_tensor_input(s, i, v->u.tensor, &a);
-      else if (v->tag != PTERA_TAG_NONE) rc = set_scalar_input(s, i, v, &a);
-      free(a.data);
-      if (rc) return rc;
-    } else if (v->tag == PTERA_TAG_TENSOR) {
-      const ptera_tensor *t = v->u.tensor;
-      memset(&a, 0, sizeof a);
-      a.dtype = t->dtype;
-      a.dim = t->dim;
-      memcpy(a.sizes, t->sizes, sizeof a.sizes);
-      a.nbytes = ptera_tensor_nbytes(t);
-      a.data = malloc(a.nbytes ? a.nbytes : 1);
-      if (!a.data) return cli_error(PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
-      fill(t->dtype, a.data, t->numel, o->random, &state);
-      rc = set_tensor_input(s, i, t, &a);
-      free(a.data);
-      if (rc) return rc;
-    }
-  }
-  return 0;
-}
-
-static int bind_outputs(run_state *s) {
-  size_t n = ptera_method_output_count(s->method);
-  for (size_t i = 0; i < n; i++) {
-    const ptera_value *v = ptera_method_output(s->method, i);
-    if (v->tag != PTERA_TAG_TENSOR || v->u.tensor->data) continue;
-    if (v->u.tensor->flags & (PTERA_TENSOR_PLANNED | PTERA_TENSOR_CONST)) continue;
-    void *buf = keep(s, v->u.tensor->capacity);
-    if (!buf) return cli_error(PTERA_MEMORY_ALLOCATION_FAILED, "out of memory for output %zu", i);
-    ptera_status st = ptera_method_set_output_buffer(s->method, i, buf, v->u.tensor->capacity);
-    if (st != PTERA_OK) return cli_error(st, "%s", ptera_method_errmsg(s->method));
-  }
-  return 0;
 }
 
 /* Turns output value k into a logical-order array (caller frees data). */
@@ -358,11 +208,11 @@ static int print_top(size_t k, const cli_array *a, size_t top) {
 }
 
 /* Prints execution j's outputs and writes their files. */
-static int report_outputs(run_state *s, const run_opts *o, size_t j) {
-  if (o->output_dir && !s->output_dir_made) {
+static int report_outputs(cli_session *s, const run_opts *o, size_t j, bool *dir_made) {
+  if (o->output_dir && !*dir_made) {
     if (mkdir(o->output_dir, 0777) != 0 && errno != EEXIST)
       return cli_error(PTERA_ACCESS_FAILED, "cannot create directory '%s'", o->output_dir);
-    s->output_dir_made = true;
+    *dir_made = true;
   }
   if (o->nruns > 1) printf("run %zu:\n", j);
   size_t n = ptera_method_output_count(s->method);
@@ -391,52 +241,44 @@ static int report_outputs(run_state *s, const run_opts *o, size_t j) {
   return 0;
 }
 
-static bool is_bundle(const char *path) {
-  char head[8] = {0};
-  FILE *f = fopen(path, "rb");
-  if (!f) return false;
-  size_t n = fread(head, 1, sizeof head, f);
-  fclose(f);
-  return n == sizeof head && memcmp(head + 4, "BP08", 4) == 0;
+/* Checks every execution's count of --input files before any runs. */
+static int check_input_counts(cli_session *s, const run_opts *o) {
+  size_t n = ptera_method_input_count(s->method);
+  for (size_t j = 0; j < o->nruns; j++) {
+    size_t given = o->first[j + 1] - o->first[j];
+    if (!o->ninputs || given == n) continue;
+    if (o->nruns == 1)
+      return cli_error(PTERA_INVALID_ARGUMENT, "method '%s' takes %zu inputs; %zu given", o->method,
+                       n, given);
+    return cli_error(PTERA_INVALID_ARGUMENT, "method '%s' takes %zu inputs; %zu given for execution %zu",
+                     o->method, n, given, j);
+  }
+  return 0;
 }
 
-static int run(run_state *s, const run_opts *o) {
-  ptera_status st;
-  if (is_bundle(o->model)) {
-    st = ptera_bundled_load_file(o->model, NULL, &s->bundled);
-    if (st != PTERA_OK) return cli_error(st, "%s: %s", o->model, ptera_bundled_errmsg(s->bundled));
-    s->program = ptera_bundled_program(s->bundled);
-  } else {
-    st = ptera_program_load_file(o->model, NULL, &s->program);
-    if (st != PTERA_OK) return cli_error(st, "%s: %s", o->model, ptera_program_errmsg(s->program));
-  }
-  for (size_t i = 0; i < o->ndata; i++) {
-    st = ptera_program_attach_data_file(s->program, o->data[i]);
-    if (st != PTERA_OK) return cli_error(st, "%s", ptera_program_errmsg(s->program));
-  }
-  st = ptera_method_create(s->program, o->method, NULL, &s->method);
-  if (st != PTERA_OK) return cli_error(st, "%s", ptera_method_errmsg(s->method));
-  int rc = check_input_counts(s, o);
-  if (rc == 0) rc = bind_outputs(s);
+static int run(cli_session *s, const run_opts *o) {
+  int rc = cli_session_open(s, o->model, o->data, o->ndata, o->method, o->threads);
+  if (rc == 0) rc = check_input_counts(s, o);
   if (rc) return rc;
-  s->noutput_buffers = s->nbuffers;
+  bool dir_made = false; /* --output-dir is created (or found) once, not per execution */
   /* Every execution reuses the method: nothing is reloaded or reset. */
   for (size_t j = 0; j < o->nruns; j++) {
-    rc = bind_inputs(s, o, j);
+    rc = cli_session_bind_inputs(s, o->ninputs ? o->inputs + o->first[j] : NULL, o->random,
+                                 o->seed + j);
     if (rc) {
       if (o->nruns > 1) fprintf(stderr, "ptera run: execution %zu's inputs were not bound\n", j);
       return rc;
     }
-    st = ptera_method_execute(s->method);
+    ptera_status st = ptera_method_execute(s->method);
     if (st != PTERA_OK) {
       if (o->nruns > 1)
         return cli_error(st, "execution %zu: %s", j, ptera_method_errmsg(s->method));
       return cli_error(st, "%s", ptera_method_errmsg(s->method));
     }
-    rc = report_outputs(s, o, j);
+    rc = report_outputs(s, o, j, &dir_made);
     if (rc) return rc;
     fflush(stdout);
-    drop_input_buffers(s);
+    cli_session_drop_inputs(s);
   }
   return 0;
 }
@@ -445,13 +287,8 @@ int cli_run(int argc, char **argv) {
   run_opts o;
   int rc = parse_args(argc, argv, &o);
   if (rc >= 0) return rc;
-  run_state s;
-  memset(&s, 0, sizeof s);
+  cli_session s;
   rc = run(&s, &o);
-  ptera_method_destroy(s.method);
-  if (s.bundled) ptera_bundled_destroy(s.bundled);
-  else ptera_program_destroy(s.program);
-  for (size_t i = 0; i < s.nbuffers; i++) free(s.buffers[i]);
-  free(s.buffers);
+  cli_session_close(&s);
   return rc;
 }

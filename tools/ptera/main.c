@@ -15,6 +15,7 @@ static const char usage[] =
     "  verify FILE.bpte   run a bundled program's test cases and compare outputs\n"
     "  ops                list every registered operator\n"
     "  compile IN.ptg OUT.pte  compile a captured graph into a program\n"
+    "  bench MODEL.pte    time a method: latency statistics, per-operator profile\n"
     "  help [COMMAND]     show help for a command\n"
     "  version            print the version\n"
     "\n"
@@ -47,6 +48,7 @@ int main(int argc, char **argv) {
       if (strcmp(cmd, "verify") == 0) return cli_verify(argc, argv);
       if (strcmp(cmd, "ops") == 0) return cli_ops(argc, argv);
       if (strcmp(cmd, "compile") == 0) return cli_compile(argc, argv);
+      if (strcmp(cmd, "bench") == 0) return cli_bench(argc, argv);
     }
     fputs(usage, stdout);
     return 0;
@@ -60,6 +62,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "verify") == 0) return cli_verify(argc - 1, argv + 1);
   if (strcmp(cmd, "ops") == 0) return cli_ops(argc - 1, argv + 1);
   if (strcmp(cmd, "compile") == 0) return cli_compile(argc - 1, argv + 1);
+  if (strcmp(cmd, "bench") == 0) return cli_bench(argc - 1, argv + 1);
   fprintf(stderr, "ptera: unknown command '%s'\n\n%s", cmd, usage);
   return 2;
 }

@@ -1,0 +1,297 @@
+/* The f32 GEMM driver (gemm.h): packing, cache blocking, the thread split and
+ * the dispatch to one ISA's micro-kernels (gemm_ukernel.h).
+ *
+ * Packed layout (pk_gemm_f32_pack_a/_b, and the blocks packed on the fly):
+ * micro-panels of `tile` rows of A (MR) or columns of B (NR), each holding k
+ * consecutive steps of `tile` values, zero past the matrix edge:
+ * panel p, step k, lane i at data[(p*K + k)*tile + i]. A prepacked operand
+ * has a 64-byte header (the ISA and tile it was packed for) before it.
+ *
+ * Blocking, per thread on its rectangle of C: NC columns, then KC steps of k
+ * (B block packed unless prepacked), then MC rows (A block packed unless
+ * prepacked), then NR-column micro-panels of B (held in L1 across) the MR-row
+ * micro-panels of A (streamed from the L2-resident A block). Sizes measured
+ * on Zen 5 (48 KiB L1d, 1 MiB L2): for AVX-512 KC = 512 beats 256 although
+ * the B micro-panel (64 KiB) then lives in L2, since it halves the passes
+ * reading back C (whose tile the kernels prefetch); MC keeps the A block
+ * near half of L2. M <= SMALL_M takes the row kernel over full k, B panel by
+ * panel: B streams once from memory and stays in cache for the few rows. */
+#include "cpu/gemm.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu/gemm_ukernel.h"
+
+enum { SMALL_M = 2, PACK_MAGIC = 0x4d4d4750 /* "PGMM" */, HEADER = 64, ALIGN = 64 };
+
+typedef struct pack_header {
+  uint32_t magic, isa, tile, pad;
+  uint64_t lanes, k; /* rows of A / columns of B, and K */
+} pack_header;
+
+static const pk_gemm_f32_kernel kernels[PK_ISA_COUNT] = {
+    [PK_ISA_SCALAR] = {PK_ISA_SCALAR, 4, 8, 256, 128, 1024, pk_f32_gemm_4x8_scalar, pk_f32_gemm_1x8_scalar},
+#if defined(__x86_64__)
+    [PK_ISA_AVX2] = {PK_ISA_AVX2, 6, 16, 512, 240, 1024, pk_f32_gemm_6x16_avx2, pk_f32_gemm_1x16_avx2},
+    [PK_ISA_AVX512] = {PK_ISA_AVX512, 14, 32, 512, 224, 1024, pk_f32_gemm_14x32_avx512,
+                       pk_f32_gemm_1x32_avx512},
+#endif
+#if defined(__aarch64__)
+    [PK_ISA_NEON] = {PK_ISA_NEON, 8, 12, 256, 256, 1020, pk_f32_gemm_8x12_neon, pk_f32_gemm_1x12_neon},
+#endif
+};
+
+const pk_gemm_f32_kernel *pk_gemm_f32_kernel_for(pk_isa isa) {
+  if ((unsigned)isa < PK_ISA_COUNT && kernels[isa].main) return &kernels[isa];
+  return &kernels[PK_ISA_SCALAR];
+}
+
+static size_t div_up(size_t x, size_t d) { return (x + d - 1) / d; }
+static size_t min_sz(size_t x, size_t y) { return x < y ? x : y; }
+static size_t align_up(size_t x) { return (x + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
+
+/* Packs lanes [0, n) × steps [0, kc) of x (lane r, step k at x[r*s_l + k*s_k])
+ * into panels of `tile` lanes, zero-padding the last. */
+static void pack_panels(const float *x, size_t s_l, size_t s_k, size_t n, size_t kc, size_t tile, float *dst) {
+  for (size_t p0 = 0; p0 < n; p0 += tile, dst += kc * tile) {
+    size_t w = min_sz(tile, n - p0);
+    const float *src = x + p0 * s_l;
+    if (s_k == 1 && s_l != 1) { /* each lane contiguous in k: a cache line of each lane at a time */
+      for (size_t k0 = 0; k0 < kc; k0 += 16) {
+        size_t k1 = min_sz(kc, k0 + 16);
+        for (size_t i = 0; i < w; i++) {
+          const float *s = src + i * s_l;
+          __builtin_prefetch(s + k0 + 64);
+          for (size_t k = k0; k < k1; k++) dst[k * tile + i] = s[k];
+        }
+      }
+      for (size_t k = 0; k < kc && w < tile; k++) memset(dst + k * tile + w, 0, (tile - w) * sizeof(float));
+    } else {
+      for (size_t k = 0; k < kc; k++) {
+        float *d = dst + k * tile;
+        for (size_t i = 0; i < w; i++) d[i] = src[i * s_l + k * s_k];
+        for (size_t i = w; i < tile; i++) d[i] = 0.0f;
+      }
+    }
+  }
+}
+
+static size_t packed_bytes(size_t lanes, size_t K, size_t tile) {
+  return HEADER + div_up(lanes, tile) * tile * K * sizeof(float);
+}
+
+static void pack(size_t lanes, size_t K, const float *x, size_t s_l, size_t s_k, size_t tile, void *packed) {
+  pack_header h = {PACK_MAGIC, (uint32_t)pk_isa_selected(), (uint32_t)tile, 0, lanes, K};
+  memcpy(packed, &h, sizeof h);
+  pack_panels(x, s_l, s_k, lanes, K, tile, (float *)((char *)packed + HEADER));
+}
+
+size_t pk_gemm_f32_pack_a_size(size_t M, size_t K) {
+  return packed_bytes(M, K, pk_gemm_f32_kernel_for(pk_isa_selected())->mr);
+}
+
+void pk_gemm_f32_pack_a(size_t M, size_t K, const float *a, size_t s_m, size_t s_k, void *packed) {
+  pack(M, K, a, s_m, s_k, pk_gemm_f32_kernel_for(pk_isa_selected())->mr, packed);
+}
+
+size_t pk_gemm_f32_pack_b_size(size_t K, size_t N) {
+  return packed_bytes(N, K, pk_gemm_f32_kernel_for(pk_isa_selected())->nr);
+}
+
+void pk_gemm_f32_pack_b(size_t K, size_t N, const float *b, size_t s_k, size_t s_n, void *packed) {
+  pack(N, K, b, s_n, s_k, pk_gemm_f32_kernel_for(pk_isa_selected())->nr, packed);
+}
+
+static const float *packed_data(const void *packed) { return (const float *)((const char *)packed + HEADER); }
+
+/* The kernels a run uses: those a prepacked operand was packed for. */
+static const pk_gemm_f32_kernel *run_kernel(const pk_gemm_f32_args *g) {
+  const void *p = g->a.packed ? g->a.packed : g->b.packed;
+  if (!p) return pk_gemm_f32_kernel_for(pk_isa_selected());
+  pack_header h;
+  memcpy(&h, p, sizeof h);
+  return pk_gemm_f32_kernel_for((pk_isa)h.isa);
+}
+
+/* Steps of k the small-M path packs of an unpacked B at a time (a packed B
+ * is used over all of K). */
+static size_t small_kb(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn) {
+  return g->b.packed ? g->K : min_sz(g->K, 16 * kn->kc);
+}
+
+/* Bytes of one thread's workspace (a multiple of ALIGN; at least ALIGN when
+ * anything is packed on the fly, so the workspace pointer is never NULL then). */
+static size_t share_bytes(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn) {
+  if (g->M <= SMALL_M) return g->b.packed ? 0 : align_up(small_kb(g, kn) * kn->nr * sizeof(float)) + ALIGN;
+  if (g->a.packed && g->b.packed) return 0;
+  size_t kc = min_sz(kn->kc, g->K), n = ALIGN;
+  if (!g->a.packed) n += align_up(min_sz(kn->mc, div_up(g->M, kn->mr) * kn->mr) * kc * sizeof(float));
+  if (!g->b.packed) n += align_up(min_sz(kn->nc, div_up(g->N, kn->nr) * kn->nr) * kc * sizeof(float));
+  return n;
+}
+
+size_t pk_gemm_f32_workspace(const pk_gemm_f32_args *g, size_t nthreads) {
+  if (!g->M || !g->N) return 0;
+  size_t per = share_bytes(g, run_kernel(g));
+  return per ? ALIGN + per * (nthreads ? nthreads : 1) : 0;
+}
+
+static int has_clamp(const pk_gemm_f32_args *g) { return !(g->min == -INFINITY && g->max == INFINITY); }
+
+/* M <= SMALL_M: columns [n0, n1) (multiples of NR but the end), every row. */
+static void run_small(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, size_t n0, size_t n1, float *ws) {
+  const size_t NR = kn->nr, MR = kn->mr, K = g->K, KB = small_kb(g, kn);
+  pk_gemm_f32_tile t = {0};
+  t.min = g->min;
+  t.max = g->max;
+  t.ldc = g->ldc;
+  for (size_t j = n0; j < n1; j += NR) {
+    t.nr = min_sz(NR, n1 - j);
+    t.bias_n = g->bias_n ? g->bias_n + j : NULL;
+    size_t pc = 0;
+    do { /* at least once: K == 0 still writes bias (and clamp) */
+      t.kc = min_sz(KB, K - pc);
+      t.load_c = pc > 0;
+      t.clamp = pc + t.kc >= K && has_clamp(g);
+      if (g->b.packed) {
+        t.b = packed_data(g->b.packed) + (j / NR) * K * NR + pc * NR;
+      } else {
+        pack_panels(g->b.ptr + j * g->b.s_c + pc * g->b.s_r, g->b.s_c, g->b.s_r, t.nr, t.kc, NR, ws);
+        t.b = ws;
+      }
+      for (size_t i = 0; i < g->M; i++) {
+        t.mr = 1;
+        if (g->a.packed) {
+          t.a = packed_data(g->a.packed) + (i / MR) * K * MR + pc * MR + i % MR;
+          t.a_stride = MR;
+        } else {
+          t.a = g->a.ptr + i * g->a.s_r + pc * g->a.s_c;
+          t.a_stride = g->a.s_c;
+        }
+        t.c = g->c + i * g->ldc + j;
+        t.bias_m = g->bias_m ? g->bias_m + i : NULL;
+        kn->row(&t);
+      }
+      pc += t.kc;
+    } while (pc < K);
+  }
+}
+
+/* Rows [m0, m1) × columns [n0, n1) of C, both starting on a tile edge. */
+static void run_block(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, size_t m0, size_t m1, size_t n0,
+                      size_t n1, float *ws) {
+  const size_t MR = kn->mr, NR = kn->nr, K = g->K;
+  const size_t KC = kn->kc, MC = kn->mc, NC = kn->nc;
+  const size_t kc_max = min_sz(KC, K);
+  float *wa = ws, *wb = ws;
+  if (!g->a.packed) wb = ws + align_up(min_sz(MC, div_up(g->M, MR) * MR) * kc_max * sizeof(float)) / sizeof(float);
+  pk_gemm_f32_tile t = {0};
+  t.ldc = g->ldc;
+  t.min = g->min;
+  t.max = g->max;
+  for (size_t jc = n0; jc < n1; jc += NC) {
+    const size_t nc = min_sz(NC, n1 - jc);
+    size_t pc = 0;
+    do { /* at least once: K == 0 still writes bias (and clamp) */
+      const size_t kc = min_sz(KC, K - pc);
+      const float *bblk;
+      size_t bstride, boff;
+      if (g->b.packed) {
+        bblk = packed_data(g->b.packed) + (jc / NR) * K * NR;
+        bstride = K * NR;
+        boff = pc * NR;
+      } else {
+        pack_panels(g->b.ptr + jc * g->b.s_c + pc * g->b.s_r, g->b.s_c, g->b.s_r, nc, kc, NR, wb);
+        bblk = wb;
+        bstride = kc * NR;
+        boff = 0;
+      }
+      t.kc = kc;
+      t.load_c = pc > 0;
+      t.clamp = pc + kc >= K && has_clamp(g);
+      for (size_t ic = m0; ic < m1; ic += MC) {
+        const size_t mc = min_sz(MC, m1 - ic);
+        const float *ablk;
+        size_t astride, aoff;
+        if (g->a.packed) {
+          ablk = packed_data(g->a.packed) + (ic / MR) * K * MR;
+          astride = K * MR;
+          aoff = pc * MR;
+        } else {
+          pack_panels(g->a.ptr + ic * g->a.s_r + pc * g->a.s_c, g->a.s_r, g->a.s_c, mc, kc, MR, wa);
+          ablk = wa;
+          astride = kc * MR;
+          aoff = 0;
+        }
+        for (size_t jr = 0; jr < nc; jr += NR) {
+          t.nr = min_sz(NR, nc - jr);
+          t.b = bblk + (jr / NR) * bstride + boff;
+          t.bias_n = g->bias_n ? g->bias_n + jc + jr : NULL;
+          for (size_t ir = 0; ir < mc; ir += MR) {
+            t.mr = min_sz(MR, mc - ir);
+            t.a = ablk + (ir / MR) * astride + aoff;
+            t.c = g->c + (ic + ir) * g->ldc + jc + jr;
+            t.bias_m = g->bias_m ? g->bias_m + ic + ir : NULL;
+            kn->main(&t);
+          }
+        }
+      }
+      pc += kc;
+    } while (pc < K);
+  }
+}
+
+/* [begin, end) of `parts` equal shares of `units` tiles, in elements of `tile`. */
+static void share_range(size_t units, size_t parts, size_t t, size_t tile, size_t total, size_t *b, size_t *e) {
+  *b = min_sz(total, (units * t / parts) * tile);
+  *e = min_sz(total, (units * (t + 1) / parts) * tile);
+}
+
+/* Share t of an nthreads-way split, in workspace slot `slot`. */
+static void run_share_in(const pk_gemm_f32_args *g, void *workspace, size_t nthreads, size_t t, size_t slot) {
+  const pk_gemm_f32_kernel *kn = run_kernel(g);
+  size_t per = share_bytes(g, kn);
+  float *ws = per ? (float *)(align_up((size_t)(uintptr_t)workspace) + slot * per) : NULL;
+  const size_t pm = div_up(g->M, kn->mr), pn = div_up(g->N, kn->nr);
+  size_t b, e;
+  if (g->M <= SMALL_M) {
+    share_range(pn, nthreads, t, kn->nr, g->N, &b, &e);
+    if (b < e) run_small(g, kn, b, e, ws);
+  } else if (pm >= 4 * nthreads || pm >= pn) { /* enough rows: split M */
+    share_range(pm, nthreads, t, kn->mr, g->M, &b, &e);
+    if (b < e) run_block(g, kn, b, e, 0, g->N, ws);
+  } else {
+    share_range(pn, nthreads, t, kn->nr, g->N, &b, &e);
+    if (b < e) run_block(g, kn, 0, g->M, b, e, ws);
+  }
+}
+
+void pk_gemm_f32_run_share(const pk_gemm_f32_args *g, void *workspace, size_t nthreads, size_t t) {
+  if (g->M && g->N && t < nthreads) run_share_in(g, workspace, nthreads, t, t);
+}
+
+typedef struct run_task {
+  const pk_gemm_f32_args *g;
+  void *ws;
+  size_t nthreads;
+} run_task;
+
+/* Chunk [begin, end) of the shares runs serially in workspace slot `begin`,
+ * which no other chunk running at the same time has. */
+static void run_chunk(void *arg, size_t begin, size_t end) {
+  const run_task *rt = arg;
+  for (size_t t = begin; t < end; t++) run_share_in(rt->g, rt->ws, rt->nthreads, t, begin);
+}
+
+void pk_gemm_f32_run(const pk_gemm_f32_args *g, void *workspace, ptera_kernel_ctx *ctx) {
+  if (!g->M || !g->N) return;
+  size_t nthreads = ctx ? ptera_kernel_thread_count(ctx) : 1;
+  if (nthreads <= 1) {
+    run_share_in(g, workspace, 1, 0, 0);
+    return;
+  }
+  run_task rt = {g, workspace, nthreads};
+  ptera_kernel_parallel_for(ctx, nthreads, 1, run_chunk, &rt);
+}

@@ -1,0 +1,48 @@
+/* The f32 GEMM compute layer: C[M,N] = clamp(A[M,K]·B[K,N] + bias, min, max),
+ * C row-major with row stride ldc.
+ *
+ * Either operand may be packed ahead of time (prepare: constant weights) into
+ * an opaque layout for the ISA selected when it was packed (prepare re-runs
+ * per method, so keep forcing out of the way between packing and running);
+ * the other is read through general strides and packed on the fly into the
+ * caller's workspace. Work is split with ptera_kernel_parallel_for; the
+ * workspace must be sized for at least ptera_kernel_thread_count(ctx)
+ * threads. The micro-kernels are in ukernels/gemm/ (gemm_ukernel.h). */
+#ifndef PK_CPU_GEMM_H
+#define PK_CPU_GEMM_H
+
+#include <stddef.h>
+
+#include "core/core.h"
+#include "ptera/kernel.h"
+
+typedef struct pk_f32_operand { /* element (r,c) at ptr[r*s_r + c*s_c], or packed */
+  const float *ptr;
+  size_t s_r, s_c;
+  const void *packed; /* non-NULL: from pk_gemm_f32_pack_a/_b, ptr ignored */
+} pk_f32_operand;
+
+typedef struct pk_gemm_f32_args {
+  size_t M, N, K;
+  pk_f32_operand a, b;          /* a: M×K, b: K×N */
+  const float *bias_m, *bias_n; /* per row (NCHW conv) and/or per column (linear); NULL = none */
+  float *c;
+  size_t ldc;
+  float min, max; /* -INFINITY/INFINITY = no clamp */
+} pk_gemm_f32_args;
+
+/* Bytes of a packed A (M×K) / B (K×N); the buffer must be 64-byte aligned. */
+PT_FUNC size_t pk_gemm_f32_pack_a_size(size_t M, size_t K);
+PT_FUNC void pk_gemm_f32_pack_a(size_t M, size_t K, const float *a, size_t s_m, size_t s_k, void *packed);
+PT_FUNC size_t pk_gemm_f32_pack_b_size(size_t K, size_t N);
+PT_FUNC void pk_gemm_f32_pack_b(size_t K, size_t N, const float *b, size_t s_k, size_t s_n, void *packed);
+/* Bytes of temp pk_gemm_f32_run needs with nthreads threads (any alignment). */
+PT_FUNC size_t pk_gemm_f32_workspace(const pk_gemm_f32_args *args, size_t nthreads);
+/* Splits work with ptera_kernel_parallel_for(ctx, ...) (ctx NULL = one thread). */
+PT_FUNC void pk_gemm_f32_run(const pk_gemm_f32_args *args, void *workspace, ptera_kernel_ctx *ctx);
+/* Share t of an nthreads-way split of the same work (what each parallel task
+ * runs; the shares together compute C once). For callers with their own
+ * threads (benchmarks) and tests of the split; workspace as for nthreads. */
+PT_FUNC void pk_gemm_f32_run_share(const pk_gemm_f32_args *args, void *workspace, size_t nthreads, size_t t);
+
+#endif

@@ -1,0 +1,80 @@
+/* The f32 GEMM micro-kernel interface (internal to the GEMM layer and its
+ * tests). A micro-kernel computes one mr×nr tile of C (mr <= MR, nr <= NR of
+ * its file's tile) over kc steps of k:
+ *   main kernels: a is a packed A micro-panel, a[k*MR + i] (rows past mr are
+ *                 zero), a_stride unused;
+ *   row kernels (MR = 1): a[k*a_stride] is the one row of A;
+ *   both:         b is a packed B micro-panel, b[k*NR + j] (columns past nr
+ *                 are zero).
+ * The epilogue: the tile is acc + C when load_c (a later block of k), else
+ * acc + bias_m[i] + bias_n[j] (either NULL = none); then, when clamp,
+ * clamped to [min, max] (NaN passes through). Only the mr×nr part of C is
+ * read or written. */
+#ifndef PK_CPU_GEMM_UKERNEL_H
+#define PK_CPU_GEMM_UKERNEL_H
+
+#include <stddef.h>
+
+#include "core/core.h"
+#include "cpu/isa.h"
+
+typedef struct pk_gemm_f32_tile {
+  size_t mr, nr, kc;
+  const float *a;
+  size_t a_stride;
+  const float *b;
+  float *c;
+  size_t ldc;
+  const float *bias_m, *bias_n;
+  int load_c, clamp;
+  float min, max;
+} pk_gemm_f32_tile;
+
+typedef void (*pk_gemm_f32_ukernel)(const pk_gemm_f32_tile *t);
+
+/* One ISA's micro-kernels and the cache blocking chosen for them. */
+typedef struct pk_gemm_f32_kernel {
+  pk_isa isa;
+  size_t mr, nr;          /* the main kernel's tile; the row kernel is 1×nr */
+  size_t kc, mc, nc;      /* k block (B micro-panel in L1), A block rows (L2), B block columns */
+  pk_gemm_f32_ukernel main, row;
+} pk_gemm_f32_kernel;
+
+/* The kernels for isa (the scalar ones for a variant this build lacks). */
+PT_FUNC const pk_gemm_f32_kernel *pk_gemm_f32_kernel_for(pk_isa isa);
+
+/* The epilogue on an accumulator tile acc[i*ld + j] (the scalar kernels and
+ * the partial tiles of NEON). */
+static inline void pk_gemm_f32_tile_store(const pk_gemm_f32_tile *t, const float *acc, size_t ld) {
+  for (size_t i = 0; i < t->mr; i++) {
+    float *c = t->c + i * t->ldc;
+    float bm = t->bias_m ? t->bias_m[i] : 0.0f;
+    for (size_t j = 0; j < t->nr; j++) {
+      float v = acc[i * ld + j];
+      if (t->load_c)
+        v += c[j];
+      else
+        v += bm + (t->bias_n ? t->bias_n[j] : 0.0f);
+      if (t->clamp) {
+        v = v < t->min ? t->min : v;
+        v = v > t->max ? t->max : v;
+      }
+      c[j] = v;
+    }
+  }
+}
+
+PT_FUNC void pk_f32_gemm_4x8_scalar(const pk_gemm_f32_tile *t);
+PT_FUNC void pk_f32_gemm_1x8_scalar(const pk_gemm_f32_tile *t);
+#if defined(__x86_64__)
+PT_FUNC void pk_f32_gemm_6x16_avx2(const pk_gemm_f32_tile *t);
+PT_FUNC void pk_f32_gemm_1x16_avx2(const pk_gemm_f32_tile *t);
+PT_FUNC void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t);
+PT_FUNC void pk_f32_gemm_1x32_avx512(const pk_gemm_f32_tile *t);
+#endif
+#if defined(__aarch64__)
+PT_FUNC void pk_f32_gemm_8x12_neon(const pk_gemm_f32_tile *t);
+PT_FUNC void pk_f32_gemm_1x12_neon(const pk_gemm_f32_tile *t);
+#endif
+
+#endif

@@ -1,0 +1,185 @@
+/* The f32 GEMM layer (kernels/cpu/gemm.h) against a double-accumulating naive
+ * reference, for every ISA this CPU has (forced in turn): M, N, K from 1 past
+ * every tile edge and the KC/MC/NC block edges (and K = 0), A and B strided,
+ * transposed or prepacked, bias per row and/or column, clamp, ldc > N (the
+ * columns past N must stay untouched), 1-, 2- and 3-way thread splits, and
+ * the small-M path's k blocks (16·KC) for an unpacked B.
+ * PTERA_GEMM_TEST_CASES sets the number of random cases per ISA (default 60). */
+#include "check.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/gemm.h"
+#include "cpu/gemm_ukernel.h"
+#include "cpu/isa.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t next_u32(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (uint32_t)(rng >> 16);
+}
+static size_t pick(size_t lo, size_t hi) { return lo + next_u32() % (hi - lo + 1); } /* [lo, hi] */
+static float uniform(void) { return (float)(next_u32() % 2001) / 1000.0f - 1.0f; }
+
+enum { PLAIN, TRANSPOSED, PACKED, MODES };
+static const char *const mode_names[MODES] = {"plain", "transposed", "packed"};
+
+typedef struct gemm_case {
+  size_t M, N, K;
+  int a_mode, b_mode, bias_m, bias_n, clamp;
+  size_t ldc_pad, threads;
+} gemm_case;
+
+static void *alloc64(size_t bytes) { return aligned_alloc(64, (bytes + 63) / 64 * 64 + 64); }
+
+/* x: rows × cols stored with a padded leading dimension, row-major (PLAIN) or
+ * column-major (TRANSPOSED); element (r, c) at x[r*s_r + c*s_c]. */
+static float *make_matrix(size_t rows, size_t cols, int transposed, size_t *s_r, size_t *s_c) {
+  size_t ld = (transposed ? rows : cols) + pick(0, 3);
+  size_t n = (transposed ? cols : rows) * ld;
+  float *x = malloc((n ? n : 1) * sizeof(float));
+  for (size_t i = 0; i < n; i++) x[i] = uniform();
+  *s_r = transposed ? 1 : ld;
+  *s_c = transposed ? ld : 1;
+  return x;
+}
+
+static int run_case(const gemm_case *gc, pk_isa isa) {
+  const size_t M = gc->M, N = gc->N, K = gc->K;
+  size_t as_r, as_c, bs_r, bs_c;
+  float *a = make_matrix(M, K, gc->a_mode == TRANSPOSED, &as_r, &as_c);
+  float *b = make_matrix(K, N, gc->b_mode == TRANSPOSED, &bs_r, &bs_c);
+  float *bm = malloc((M + 1) * sizeof(float)), *bn = malloc((N + 1) * sizeof(float));
+  for (size_t i = 0; i < M; i++) bm[i] = uniform();
+  for (size_t j = 0; j < N; j++) bn[j] = uniform();
+  const size_t ldc = N + gc->ldc_pad;
+  float *c = malloc(M * ldc * sizeof(float));
+  for (size_t i = 0; i < M * ldc; i++) c[i] = -7.0f; /* sentinel */
+  void *pa = NULL, *pb = NULL;
+  pk_gemm_f32_args g = {M, N, K, {a, as_r, as_c, NULL}, {b, bs_r, bs_c, NULL}, NULL, NULL, c, ldc,
+                        -INFINITY, INFINITY};
+  if (gc->a_mode == PACKED) {
+    pa = alloc64(pk_gemm_f32_pack_a_size(M, K));
+    pk_gemm_f32_pack_a(M, K, a, as_r, as_c, pa);
+    g.a.packed = pa;
+    g.a.ptr = NULL;
+  }
+  if (gc->b_mode == PACKED) {
+    pb = alloc64(pk_gemm_f32_pack_b_size(K, N));
+    pk_gemm_f32_pack_b(K, N, b, bs_r, bs_c, pb);
+    g.b.packed = pb;
+    g.b.ptr = NULL;
+  }
+  if (gc->bias_m) g.bias_m = bm;
+  if (gc->bias_n) g.bias_n = bn;
+  if (gc->clamp) {
+    g.min = -0.25f * sqrtf((float)K + 1.0f);
+    g.max = 0.5f * sqrtf((float)K + 1.0f);
+  }
+  /* Workspace at an odd address, full of garbage: nothing may rely on it
+   * (NULL when none is asked for). */
+  size_t ws_bytes = pk_gemm_f32_workspace(&g, gc->threads);
+  unsigned char *ws = malloc(ws_bytes + 4);
+  memset(ws, 0xff, ws_bytes + 4);
+  void *w = ws_bytes ? ws + 4 : NULL;
+  if (gc->threads == 1 && (M + N) % 2)
+    pk_gemm_f32_run(&g, w, NULL);
+  else
+    for (size_t t = gc->threads; t-- > 0;) pk_gemm_f32_run_share(&g, w, gc->threads, t);
+
+  int bad = 0;
+  for (size_t i = 0; i < M && !bad; i++) {
+    for (size_t j = 0; j < ldc && !bad; j++) {
+      float got = c[i * ldc + j];
+      if (j >= N) {
+        bad = got != -7.0f;
+        continue;
+      }
+      double ref = 0, mag = 0;
+      for (size_t k = 0; k < K; k++) {
+        double p = (double)a[i * as_r + k * as_c] * (double)b[k * bs_r + j * bs_c];
+        ref += p;
+        mag += fabs(p);
+      }
+      if (gc->bias_m) ref += bm[i], mag += fabs(bm[i]);
+      if (gc->bias_n) ref += bn[j], mag += fabs(bn[j]);
+      if (gc->clamp) ref = ref < g.min ? g.min : ref > g.max ? g.max : ref;
+      double tol = (double)(K + 2) * FLT_EPSILON * mag + 1e-30;
+      bad = !(fabs((double)got - ref) <= tol);
+      if (bad)
+        fprintf(stderr, "  c[%zu,%zu] = %.9g, expected %.9g (tol %.3g)\n", i, j, (double)got, ref, tol);
+    }
+  }
+  if (bad)
+    fprintf(stderr, "gemm %s: M=%zu N=%zu K=%zu a=%s b=%s bias_m=%d bias_n=%d clamp=%d ldc=%zu threads=%zu\n",
+            pk_isa_name(isa), M, N, K, mode_names[gc->a_mode], mode_names[gc->b_mode], gc->bias_m, gc->bias_n,
+            gc->clamp, ldc, gc->threads);
+  free(a), free(b), free(bm), free(bn), free(c), free(pa), free(pb), free(ws);
+  return !bad;
+}
+
+static gemm_case random_flags(size_t M, size_t N, size_t K, size_t i) {
+  gemm_case gc = {M, N, K, (int)(i % MODES), (int)(i / MODES % MODES), 0, 0, 0, 0, 1};
+  uint32_t r = next_u32();
+  gc.bias_m = r & 1;
+  gc.bias_n = (r >> 1) & 1;
+  gc.clamp = ((r >> 2) & 3) == 0;
+  gc.ldc_pad = (r >> 4) & 1 ? pick(1, 5) : 0;
+  gc.threads = pick(1, 3);
+  return gc;
+}
+
+int main(void) {
+  const char *env = getenv("PTERA_GEMM_TEST_CASES");
+  size_t n_random = env ? (size_t)strtoul(env, NULL, 10) : 60;
+#if defined(__aarch64__)
+  CHECK(pk_isa_available(PK_ISA_NEON)); /* scripts/test_neon.sh runs this under qemu */
+#elif defined(__x86_64__)
+  printf("gemm: avx2 %s, avx512 %s on this CPU\n", pk_isa_available(PK_ISA_AVX2) ? "yes" : "no",
+         pk_isa_available(PK_ISA_AVX512) ? "yes" : "no");
+#endif
+  for (int isa_i = 0; isa_i < PK_ISA_COUNT; isa_i++) {
+    pk_isa isa = (pk_isa)isa_i;
+    if (!pk_isa_available(isa)) continue;
+    CHECK(pk_isa_force(isa) == isa);
+    const pk_gemm_f32_kernel *kn = pk_gemm_f32_kernel_for(isa);
+    CHECK(kn->isa == isa);
+    const size_t MR = kn->mr, NR = kn->nr, KC = kn->kc, MC = kn->mc, NC = kn->nc;
+    size_t cases = 0, passed = 0;
+    /* Every tile edge, in every operand mode. */
+    const size_t ms[] = {1, 2, 3, MR - 1, MR, MR + 1, 2 * MR + 1};
+    const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 3};
+    const size_t ks[] = {0, 1, 3, 17};
+    size_t i = 0;
+    for (size_t x = 0; x < sizeof ms / sizeof ms[0]; x++)
+      for (size_t y = 0; y < sizeof ns / sizeof ns[0]; y++, i++) {
+        gemm_case gc = random_flags(ms[x], ns[y], ks[i % 4], i);
+        cases++, passed += run_case(&gc, isa);
+      }
+    /* The block edges: KC (and 2·KC) in k, MC in rows, NC in columns. */
+    const size_t big[][3] = {{MR + 3, NR + 5, KC},      {5, 2 * NR - 1, KC + 1},  {2, NR + 1, 2 * KC + 1},
+                             {MC + 1, NR + 1, KC + 1},  {MC - 1, 3, 33},          {1, NC + 5, 9},
+                             {3, NC + NR + 1, 5},       {MR + 1, NC + 1, 3},      {2 * MC + MR, 2, 2},
+                             {1, NR + 3, 16 * KC + 5},  {2, 3, 32 * KC + 1}};
+    for (size_t x = 0; x < sizeof big / sizeof big[0]; x++)
+      for (int m = 0; m < MODES; m++, i++) {
+        gemm_case gc = random_flags(big[x][0], big[x][1], big[x][2], (size_t)m * (MODES + 1) + x);
+        cases++, passed += run_case(&gc, isa);
+      }
+    for (size_t r = 0; r < n_random; r++, i++) {
+      gemm_case gc = random_flags(pick(1, 3 * MR + 2), pick(1, 3 * NR + 2), pick(0, KC + 40), i);
+      cases++, passed += run_case(&gc, isa);
+    }
+    printf("gemm %s (%zux%zu, KC %zu, MC %zu, NC %zu): %zu/%zu cases\n", pk_isa_name(isa), MR, NR, KC, MC, NC,
+           passed, cases);
+    CHECK(passed == cases);
+  }
+  pk_isa_force(PK_ISA_COUNT);
+  return check_summary("gemm");
+}
