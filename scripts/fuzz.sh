@@ -20,7 +20,7 @@ root=$(pwd)
 secs=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(pte ptd bpte npy load_execute ptg compile)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(pte ptd bpte npy load_execute ptg compile xnngraph xnn_delegate)
 corpus=${PTERA_CORPUS_DIR:-$root/../shared/corpus}
 build=$root/build-fuzz
 jobs=${FUZZ_JOBS:-2}
@@ -67,6 +67,11 @@ pair "$build/corpus/load_execute/pair_xor" \
   "$p/pytorch+executorch__extension_android_executorch_android_src_androidTest_resources_xor.ptd"
 pair "$build/corpus/load_execute/pair_linear" "$p/pytorch+executorch__extension_module_test_resources_linear.pte" \
   "$p/pytorch+executorch__extension_module_test_resources_linear.ptd"
+# The XNNPACK harnesses start from the delegate blobs inside the corpus
+# programs (tests/fuzz/xnn_seeds.py extracts them).
+mkdir -p "$build/corpus/xnngraph" "$build/corpus/xnn_delegate"
+python3 "$root/tests/fuzz/xnn_seeds.py" "$build/corpus/xnngraph" "$corpus"/pte/*.pte
+seed xnn_delegate "$build"/corpus/xnngraph/*
 # The compiler harness also starts from the reader's .ptg seeds.
 seed compile "$root"/tests/fuzz/regressions/ptg/*
 # Regressions are seeds too: the fuzzer starts from what once broke.

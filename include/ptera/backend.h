@@ -14,8 +14,15 @@
 extern "C" {
 #endif
 
-#define PTERA_BACKEND_ABI_VERSION 1u
+/* Version 2 added the fields marked "v2" to the two context structs (at
+ * their ends). Backends built against version 1 still register and run: they
+ * never read the new fields. */
+#define PTERA_BACKEND_ABI_VERSION 2u
+#define PTERA_BACKEND_ABI_VERSION_MIN 1u
 #define PTERA_MAX_BACKENDS 16
+
+/* The method's thread pool (include/ptera/threadpool.h); NULL = one thread. */
+typedef struct ptera_threadpool ptera_threadpool;
 
 typedef struct ptera_compile_spec {
   const char *key;     /* NUL-terminated */
@@ -24,7 +31,11 @@ typedef struct ptera_compile_spec {
 } ptera_compile_spec;
 
 /* Read-only access to named blobs (the .pte's named_data and attached .ptd
- * files, .ptd first). Returns NotFound when the key is absent. */
+ * files, .ptd first). Returns NotFound when the key is absent. The bytes
+ * returned stay valid, unchanged, until the program is destroyed (which is
+ * after every method and delegate handle of it): a backend may use them in
+ * place for its whole lifetime instead of copying. They may be read-only
+ * mapped memory and carry no alignment promise beyond 1. */
 typedef struct ptera_named_data ptera_named_data;
 PTERA_API ptera_status ptera_named_data_get(const ptera_named_data *map, const char *key, size_t key_len,
                                   const void **out_data, size_t *out_size);
@@ -35,12 +46,22 @@ typedef struct ptera_backend_init_ctx {
   const ptera_named_data *named_data; /* may be NULL */
   char *message;                      /* write a reason here on failure */
   size_t message_size;
+  /* v2 */
+  ptera_threadpool *threadpool;       /* the pool execute will get (for sizing work); may be NULL */
+  size_t temp_bytes;                  /* out: scratch execute needs in exec ctx->temp (default 0) */
+  uint64_t max_memory_bytes;          /* cap on the handle's own buffers (the program's
+                                         max_planned_bytes); 0 = none. Past it: OutOfResources */
 } ptera_backend_init_ctx;
 
 typedef struct ptera_backend_exec_ctx {
   const char *method_name;
   char *message;
   size_t message_size;
+  /* v2 */
+  void *temp;                   /* scratch of temp_size >= the init's temp_bytes, 64-byte aligned;
+                                   shared with kernels, contents undefined on entry */
+  size_t temp_size;
+  ptera_threadpool *threadpool; /* for parallel work (ptera_threadpool_parallel_for); may be NULL */
 } ptera_backend_exec_ctx;
 
 typedef struct ptera_backend {
@@ -56,11 +77,12 @@ typedef struct ptera_backend {
   void (*destroy)(void *handle); /* may be NULL */
 } ptera_backend;
 
-/* Registers a backend (the struct must outlive its use). Wrong ABI version:
- * NotSupported; duplicate name: InvalidArgument; more than
+/* Registers a backend (the struct must outlive its use). ABI version outside
+ * PTERA_BACKEND_ABI_VERSION_MIN..PTERA_BACKEND_ABI_VERSION: NotSupported; duplicate name: InvalidArgument; more than
  * PTERA_MAX_BACKENDS: OutOfResources. */
 PTERA_API ptera_status ptera_register_backend(const ptera_backend *backend);
 
+/* Registered backends, then the built-in ones (XnnpackBackend). */
 PTERA_API size_t ptera_backend_count(void);
 PTERA_API const ptera_backend *ptera_backend_at(size_t index);
 PTERA_API const ptera_backend *ptera_find_backend(const char *name, size_t name_len);

@@ -22,6 +22,7 @@ void pt_err_clear(pt_err *e) {
 void pt_err_prefix(pt_err *e, const char *fmt, ...) {
   char prefix[PT_ERRMSG_SIZE];
   char old[PT_ERRMSG_SIZE];
+  if (!e) return; /* like pt_fail, callers may pass no error to fill */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(prefix, sizeof prefix, fmt, ap);

@@ -82,7 +82,7 @@ static ptera_status run_delegate(ptera_method *m, const pf_instr *in, uint32_t k
   ptera_value *args[1024];
   for (uint32_t j = 0; j < in->nargs; j++) args[j] = &m->values[in->args[j]];
   char msg[PT_ERRMSG_SIZE] = "";
-  ptera_backend_exec_ctx ctx = {m->plan->name.ptr, msg, sizeof msg};
+  ptera_backend_exec_ctx ctx = {m->plan->name.ptr, msg, sizeof msg, m->temp, m->temp_size, m->pool};
   ptera_status st = d->backend->execute(&ctx, d->handle, args, in->nargs);
   if (st != PTERA_OK)
     pt_fail(&m->err, st, "method '%s' instruction %u (delegate %s): %s", m->plan->name.ptr, k,

@@ -51,14 +51,19 @@ ptera_status pr_method_load_delegates(ptera_method *m) {
       specs[k].size = (size_t)d->specs[k].value.len;
     }
     char msg[PT_ERRMSG_SIZE] = "";
-    ptera_backend_init_ctx ctx = {plan->name.ptr, &m->delegate_allocator,
-                                  &m->program->named_data, msg, sizeof msg};
+    ptera_backend_init_ctx ctx = {plan->name.ptr, &m->delegate_allocator, &m->program->named_data,
+                                  msg, sizeof msg, m->pool, 0, m->program->options.max_planned_bytes};
     st = b->init(&ctx, blob.ptr, (size_t)blob.len, specs, d->nspecs, &m->delegates[i].handle);
     if (st != PTERA_OK)
       return pt_fail(&m->err, st, "method '%s' delegate %u: backend '%s' could not initialise: %s",
                      plan->name.ptr, i, b->name, msg[0] ? msg : ptera_status_name(st));
     m->delegates[i].backend = b;
     m->delegates[i].initialized = true;
+    if (b->abi_version >= 2 && ctx.temp_bytes > m->temp_size)
+      return pt_fail(&m->err, PTERA_OUT_OF_RESOURCES,
+                     "method '%s' delegate %u (%s) needs %zu bytes of scratch, more than the "
+                     "method's %zu-byte temp arena (raise ptera_method_options.temp_size)",
+                     plan->name.ptr, i, b->name, ctx.temp_bytes, m->temp_size);
   }
   return PTERA_OK;
 }

@@ -1,6 +1,7 @@
 /* Kernel and backend registries. Built-in kernels come from kernels/ops.def;
  * callers may add kernels for custom ops and backends for delegates. */
 #include "builtin.h"
+#include "builtin_backends.h"
 #include "runtime/runtime.h"
 
 #define PR_MAX_USER_KERNEL_TABLES 16
@@ -101,21 +102,26 @@ const char *ptera_kernel_name(size_t index) {
 ptera_status ptera_register_backend(const ptera_backend *backend) {
   if (!backend || !backend->name || !backend->init || !backend->execute)
     return PTERA_INVALID_ARGUMENT;
-  if (backend->abi_version != PTERA_BACKEND_ABI_VERSION) return PTERA_NOT_SUPPORTED;
+  if (backend->abi_version < PTERA_BACKEND_ABI_VERSION_MIN || backend->abi_version > PTERA_BACKEND_ABI_VERSION)
+    return PTERA_NOT_SUPPORTED;
   if (ptera_find_backend(backend->name, strlen(backend->name))) return PTERA_INVALID_ARGUMENT;
   if (backend_count == PTERA_MAX_BACKENDS) return PTERA_OUT_OF_RESOURCES;
   backends[backend_count++] = backend;
   return PTERA_OK;
 }
 
-size_t ptera_backend_count(void) { return backend_count; }
+size_t ptera_backend_count(void) { return backend_count + pb_builtin_backend_count; }
 
 const ptera_backend *ptera_backend_at(size_t index) {
-  return index < backend_count ? backends[index] : NULL;
+  if (index < backend_count) return backends[index];
+  index -= backend_count;
+  return index < pb_builtin_backend_count ? pb_builtin_backends[index] : NULL;
 }
 
 const ptera_backend *ptera_find_backend(const char *name, size_t name_len) {
   for (size_t i = 0; i < backend_count; i++)
     if (name_eq(backends[i]->name, name, name_len)) return backends[i];
+  for (size_t i = 0; i < pb_builtin_backend_count; i++)
+    if (name_eq(pb_builtin_backends[i]->name, name, name_len)) return pb_builtin_backends[i];
   return NULL;
 }

@@ -34,7 +34,7 @@ RTOL, ATOL = 1e-5, 1e-5
 
 # Delegates ptera does not (yet) provide: their methods must fail at load
 # with NotFound naming the backend, whatever ExecuTorch's own build did.
-UNAVAILABLE_BACKENDS = {"XnnpackBackend", "QnnBackend", "EthosUBackend", "OpenvinoBackend"}
+UNAVAILABLE_BACKENDS = {"QnnBackend", "EthosUBackend", "OpenvinoBackend"}
 
 
 PREFIX = shlex.split(os.environ.get("PTERA_RUN_PREFIX", ""))

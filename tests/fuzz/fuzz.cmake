@@ -4,7 +4,7 @@
 # scripts/fuzz.sh [SECONDS].
 option(PTERA_FUZZ "Build the libFuzzer harnesses (clang)" OFF)
 
-set(PTERA_FUZZ_HARNESSES pte ptd bpte npy load_execute ptg compile)
+set(PTERA_FUZZ_HARNESSES pte ptd bpte npy load_execute ptg compile xnngraph xnn_delegate)
 set(PTERA_FUZZ_DIR ${PROJECT_SOURCE_DIR}/tests/fuzz)
 
 if(PTERA_BUILD_TESTS)

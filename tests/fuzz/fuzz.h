@@ -22,6 +22,8 @@ int ptera_fuzz_npy(const uint8_t *data, size_t size);
 int ptera_fuzz_load_execute(const uint8_t *data, size_t size);
 int ptera_fuzz_ptg(const uint8_t *data, size_t size);
 int ptera_fuzz_compile(const uint8_t *data, size_t size);
+int ptera_fuzz_xnngraph(const uint8_t *data, size_t size);
+int ptera_fuzz_xnn_delegate(const uint8_t *data, size_t size);
 
 /* Fails the run: the library broke a promise its headers make. */
 #define FZ_REQUIRE(cond)                                                               \

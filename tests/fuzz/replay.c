@@ -17,7 +17,8 @@ static const struct {
     {"pte", ptera_fuzz_pte},   {"ptd", ptera_fuzz_ptd},
     {"bpte", ptera_fuzz_bpte}, {"npy", ptera_fuzz_npy},
     {"load_execute", ptera_fuzz_load_execute}, {"ptg", ptera_fuzz_ptg},
-    {"compile", ptera_fuzz_compile},
+    {"compile", ptera_fuzz_compile},       {"xnngraph", ptera_fuzz_xnngraph},
+    {"xnn_delegate", ptera_fuzz_xnn_delegate},
 };
 
 static uint8_t *read_all(const char *path, size_t *size) {

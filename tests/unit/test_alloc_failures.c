@@ -121,8 +121,9 @@ static bool is_oom(ptera_status st) {
 
 static unsigned total_runs, total_files;
 
-static void check_file(const char *name, const uint8_t *pte, size_t pte_size, const uint8_t *ptd,
-                       size_t ptd_size) {
+/* Returns the reference run's last status. */
+static ptera_status check_file(const char *name, const uint8_t *pte, size_t pte_size, const uint8_t *ptd,
+                               size_t ptd_size) {
   fa_state s = {-1, 0, 0, false};
   run_log ref, r;
   scenario(&s, pte, pte_size, ptd, ptd_size, &ref);
@@ -167,7 +168,17 @@ static void check_file(const char *name, const uint8_t *pte, size_t pte_size, co
   while (last > 0 && ref.st[last] == SKIPPED) last--;
   printf("  %-100.100s %4ld allocations, reference: %s\n", name, n_allocs,
          ptera_status_name(ref.st[last]));
+  return ref.st[last];
 }
+
+/* Whether the program delegates to XNNPACK (its delegate id is in the file). */
+static bool uses_xnnpack(const uint8_t *d, size_t n) {
+  static const char id[] = "XnnpackBackend";
+  for (size_t i = 0; i + sizeof id - 1 <= n; i++)
+    if (memcmp(d + i, id, sizeof id - 1) == 0) return true;
+  return false;
+}
+static unsigned xnnpack_files;
 
 /* The bundled path: load the .bpte (and its program), then for every suite
  * create the method, bind case 0, execute and verify. */
@@ -270,7 +281,13 @@ int main(int argc, char **argv) {
       ptd = check_read_file(path, &ptd_size);
       CHECK(ptd != NULL);
     }
-    check_file(e->d_name, data, size, ptd, ptd_size);
+    ptera_status last = check_file(e->d_name, data, size, ptd, ptd_size);
+    /* XNNPACK programs run their delegate (init under every injected
+     * failure, then execute without allocating) to the end. */
+    if (uses_xnnpack(data, size)) {
+      xnnpack_files++;
+      CHECK(last == PTERA_OK);
+    }
     /* The unaligned path copies the program: one more allocation to fail. */
     if (size < (256u << 10)) {
       uint8_t *shifted = malloc(size + 1);
@@ -291,6 +308,8 @@ int main(int argc, char **argv) {
   }
   closedir(d);
   CHECK(total_files >= 30);
+  CHECK(xnnpack_files >= 5);
+  printf("alloc_failures: %u XNNPACK-delegating programs initialised and ran under injection\n", xnnpack_files);
   printf("alloc_failures: %u files, %u failure-injected runs, %.1f s CPU\n", total_files, total_runs,
          (double)(clock() - t0) / CLOCKS_PER_SEC);
   return check_summary("alloc_failures");

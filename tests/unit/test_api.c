@@ -216,16 +216,26 @@ static ptera_status fake_exec(ptera_backend_exec_ctx *c, void *h, ptera_value **
 static void test_registries(void) {
   static const ptera_backend bad_abi = {99, "Other", NULL, fake_init, fake_exec, NULL};
   static const ptera_backend ok = {PTERA_BACKEND_ABI_VERSION, "TestOnlyBackend", NULL, fake_init, fake_exec, NULL};
+  static const ptera_backend v1 = {1u, "TestOnlyV1Backend", NULL, fake_init, fake_exec, NULL};
+  static const ptera_backend dup_builtin = {PTERA_BACKEND_ABI_VERSION, "XnnpackBackend", NULL, fake_init, fake_exec, NULL};
   CHECK(ptera_register_backend(&bad_abi) == PTERA_NOT_SUPPORTED);
   CHECK(ptera_register_backend(&ok) == PTERA_OK);
   CHECK(ptera_register_backend(&ok) == PTERA_INVALID_ARGUMENT);
+  CHECK(ptera_register_backend(&v1) == PTERA_OK); /* ABI v1 backends still register */
+  CHECK(ptera_register_backend(&dup_builtin) == PTERA_INVALID_ARGUMENT);
   CHECK(ptera_find_backend("TestOnlyBackend", 15) == &ok);
-  /* The registered backend is listed when another is missing. */
+  const ptera_backend *xnn = ptera_find_backend("XnnpackBackend", 14);
+  CHECK(xnn && xnn->is_available && xnn->is_available()); /* built in */
+  CHECK(ptera_backend_at(ptera_backend_count() - 1) == xnn);
+  /* The registered backends are listed when another is missing. */
   ptera_program *p;
   ptera_method *m;
-  CHECK(ptera_program_load_file(pte(0, "corey-cole+djl-executorch-engine__native_spike_add.pte"), NULL, &p) == PTERA_OK);
-  CHECK(ptera_method_create(p, "forward", NULL, &m) == PTERA_NOT_FOUND);
-  CHECK(strstr(ptera_method_errmsg(m), "XnnpackBackend") && strstr(ptera_method_errmsg(m), "TestOnlyBackend"));
+  CHECK(ptera_program_load_file(
+            pte(0, "pytorch+executorch__examples_qualcomm_oss_scripts_llama_artifacts_stories260k_hybrid_llama_qnn__blob-942773b0.pte"),
+            NULL, &p) == PTERA_OK);
+  CHECK(ptera_method_create(p, "kv_forward", NULL, &m) == PTERA_NOT_FOUND);
+  CHECK(strstr(ptera_method_errmsg(m), "QnnBackend") && strstr(ptera_method_errmsg(m), "TestOnlyBackend") &&
+        strstr(ptera_method_errmsg(m), "XnnpackBackend"));
   ptera_method_destroy(m);
   ptera_program_destroy(p);
 

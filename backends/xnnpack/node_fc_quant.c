@@ -1,0 +1,71 @@
+/* Statically quantized FullyConnected (XNNPACK.md §6, §8.1): qint8 or quint8
+ * per-tensor input and output, per-tensor (qint8/quint8) or per-channel
+ * (qcint8) weights, qint32/qcint32 bias (scale sx*sw, zero point 0):
+ *   acc = sum_k (xq - zx)(wq - zw) + bq                  (integer)
+ *   y   = sat(rne(float(acc) * ((sx*sw[o]) / so)) + zo)  (scale in fp32)
+ * clamped to output_min/max quantized with the output's parameters. */
+#include <math.h>
+
+#include "xnnpack/xnn.h"
+
+static bool is_q8(uint8_t dt) { return dt == PF_XNN_DT_QINT8 || dt == PF_XNN_DT_QUINT8; }
+
+ptera_status px_fc_quant_check(px_graph *g, const pf_xnn_node *n, size_t oc) {
+  const px_value *x = &g->v[n->in[0]], *w = &g->v[n->in[1]], *o = &g->v[n->out[0]];
+  const px_value *b = n->in[2] == PF_XNN_NONE ? NULL : &g->v[n->in[2]];
+  bool pc = w->dt == PF_XNN_DT_QCINT8;
+  if (!is_q8(x->dt) || o->dt != x->dt || (w->dt != x->dt && !(pc && x->dt == PF_XNN_DT_QINT8)) ||
+      (b && b->dt != (pc ? PF_XNN_DT_QCINT32 : PF_XNN_DT_QINT32) && b->dt != PF_XNN_DT_QINT32 &&
+       b->dt != PF_XNN_DT_QCINT32))
+    return px_fail(g, PTERA_NOT_IMPLEMENTED, "quantized FullyConnected %s x %s -> %s is not implemented",
+                   pf_xnn_dtype_name(x->dt), pf_xnn_dtype_name(w->dt), pf_xnn_dtype_name(o->dt));
+  if (x->def->quant != PF_XNN_Q_PER_TENSOR || o->def->quant != PF_XNN_Q_PER_TENSOR ||
+      (!pc && w->def->quant != PF_XNN_Q_PER_TENSOR) || (pc && w->nscales != oc))
+    return px_fail(g, PTERA_INVALID_PROGRAM, "input/output need per-tensor parameters, the filter per-tensor or %zu per-channel scales", oc);
+  int32_t zlo = x->dt == PF_XNN_DT_QINT8 ? -128 : 0, zhi = x->dt == PF_XNN_DT_QINT8 ? 127 : 255;
+  int32_t zw = pc ? 0 : w->def->zero_point;
+  if (x->def->zero_point < zlo || x->def->zero_point > zhi || o->def->zero_point < zlo ||
+      o->def->zero_point > zhi || zw < zlo || zw > zhi)
+    return px_fail(g, PTERA_INVALID_PROGRAM, "zero points must be in [%d, %d]", zlo, zhi);
+  if (!(o->def->scale > 0.0f) || !(x->def->scale > 0.0f) || !isfinite(o->def->scale))
+    return px_fail(g, PTERA_INVALID_PROGRAM, "quantization scales must be positive");
+  for (size_t c = 0; c < oc; c++) {
+    float s = (x->def->scale * (pc ? w->scales[c] : w->def->scale)) / o->def->scale;
+    if (!(s > 0.0f && s < 256.0f))
+      return px_fail(g, PTERA_INVALID_PROGRAM, "requantization scale %g of channel %zu is outside (0, 256)", (double)s, c);
+  }
+  return PTERA_OK;
+}
+
+static int32_t qload(uint8_t dt, const void *p, size_t i) {
+  return dt == PF_XNN_DT_QUINT8 ? ((const uint8_t *)p)[i] : ((const int8_t *)p)[i];
+}
+
+static float qbound(float v, float so, int32_t zo, float lo, float hi) {
+  if (v == -INFINITY) return lo;
+  if (v == INFINITY) return hi;
+  return px_clampf(nearbyintf(v / so + (float)zo), lo, hi);
+}
+
+void px_fc_quant_run(px_graph *g, const pf_xnn_node *n) {
+  const px_value *x = &g->v[n->in[0]], *w = &g->v[n->in[1]], *o = &g->v[n->out[0]];
+  const int32_t *bias = n->in[2] == PF_XNN_NONE ? NULL : g->v[n->in[2]].data;
+  bool tw = n->flags & PF_XNN_FLAG_TRANSPOSE_WEIGHTS, pc = w->dt == PF_XNN_DT_QCINT8;
+  size_t ic = x->dims[x->ndims - 1], oc = o->dims[o->ndims - 1];
+  size_t M = ic ? px_numel(x) / ic : px_numel(o) / (oc ? oc : 1);
+  int32_t zx = x->def->zero_point, zw = pc ? 0 : w->def->zero_point, zo = o->def->zero_point;
+  float lo = x->dt == PF_XNN_DT_QINT8 ? -128.0f : 0.0f, hi = x->dt == PF_XNN_DT_QINT8 ? 127.0f : 255.0f;
+  float so = o->def->scale;
+  float qlo = qbound(n->out_min, so, zo, lo, hi), qhi = qbound(n->out_max, so, zo, lo, hi);
+  for (size_t m = 0; m < M; m++)
+    for (size_t c = 0; c < oc; c++) {
+      int64_t acc = bias ? bias[c] : 0; /* int32 in XNNPACK; wider here so hostile sizes cannot overflow */
+      for (size_t k = 0; k < ic; k++)
+        acc += (qload(x->dt, x->data, m * ic + k) - zx) *
+               (qload(w->dt, w->data, tw ? k * oc + c : c * ic + k) - zw);
+      float s = (x->def->scale * (pc ? w->scales[c] : w->def->scale)) / so;
+      float q = px_clampf(nearbyintf((float)acc * s) + (float)zo, qlo, qhi);
+      if (x->dt == PF_XNN_DT_QINT8) ((int8_t *)o->data)[m * oc + c] = (int8_t)q;
+      else ((uint8_t *)o->data)[m * oc + c] = (uint8_t)q;
+    }
+}

@@ -1,0 +1,88 @@
+/* AvgPooling2d, MaxPooling2d, ArgMaxPooling2d on NHWC fp32 (XNNPACK.md §8).
+ * p[]: padding t,r,b,l; pooling h,w; stride h,w; dilation h,w (ArgMax: only
+ * padding and pooling size; stride = pooling size). */
+#include <math.h>
+
+#include "xnnpack/xnn.h"
+
+typedef struct win {
+  size_t ph, pw, sh, sw, dh, dw, pt, pl;
+} win;
+
+static void get_win(const pf_xnn_node *n, win *w) {
+  w->pt = n->p[0];
+  w->pl = n->p[3];
+  w->ph = n->p[4];
+  w->pw = n->p[5];
+  if (n->kind == PF_XNN_ARGMAX_POOL) {
+    w->sh = w->ph;
+    w->sw = w->pw;
+    w->dh = w->dw = 1;
+    return;
+  }
+  w->sh = n->p[6];
+  w->sw = n->p[7];
+  w->dh = n->kind == PF_XNN_MAX_POOL && n->p[8] ? n->p[8] : 1; /* average pooling has no dilation */
+  w->dw = n->kind == PF_XNN_MAX_POOL && n->p[9] ? n->p[9] : 1;
+}
+
+ptera_status px_pool_reshape(px_graph *g, const pf_xnn_node *n) {
+  const px_value *x = &g->v[n->in[0]];
+  px_value *o = &g->v[n->out[0]];
+  ptera_status st = px_want_dt(g, x, PF_XNN_DT_FP32, "input");
+  if (st == PTERA_OK) st = px_want_dt(g, o, PF_XNN_DT_FP32, "output");
+  if (st == PTERA_OK && n->kind == PF_XNN_ARGMAX_POOL) st = px_want_dt(g, &g->v[n->out[1]], PF_XNN_DT_INT32, "index output");
+  if (st != PTERA_OK) return st;
+  if (x->ndims != 4) return px_fail(g, PTERA_INVALID_ARGUMENT, "input has rank %u, not 4 (NHWC)", (unsigned)x->ndims);
+  win w;
+  get_win(n, &w);
+  if (!w.ph || !w.pw || !w.sh || !w.sw || w.ph > 65536 || w.pw > 65536 || w.sh > 65536 || w.sw > 65536 ||
+      w.dh > 65536 || w.dw > 65536 || n->p[0] > 65536 || n->p[1] > 65536 || n->p[2] > 65536 || n->p[3] > 65536)
+    return px_fail(g, PTERA_INVALID_PROGRAM, "pooling size and stride must be 1..65536");
+  size_t eh = w.dh * (w.ph - 1) + 1, ew = w.dw * (w.pw - 1) + 1;
+  size_t H = x->dims[1] + n->p[0] + n->p[2], W = x->dims[2] + n->p[1] + n->p[3];
+  if (H < eh || W < ew) return px_fail(g, PTERA_INVALID_ARGUMENT, "the input is smaller than the pooling window");
+  size_t dims[4] = {x->dims[0], (H - eh) / w.sh + 1, (W - ew) / w.sw + 1, x->dims[3]};
+  st = px_set_shape(g, o, dims, 4);
+  if (st == PTERA_OK && n->kind == PF_XNN_ARGMAX_POOL) st = px_set_shape(g, &g->v[n->out[1]], dims, 4);
+  return st;
+}
+
+void px_pool_run(px_graph *g, const pf_xnn_node *n) {
+  const px_value *xv = &g->v[n->in[0]], *o = &g->v[n->out[0]];
+  win w;
+  get_win(n, &w);
+  size_t N = xv->dims[0], IH = xv->dims[1], IW = xv->dims[2], C = xv->dims[3], OH = o->dims[1], OW = o->dims[2];
+  bool padded = n->p[0] || n->p[1] || n->p[2] || n->p[3];
+  const float *x = xv->data;
+  float *y = o->data;
+  int32_t *idx = n->kind == PF_XNN_ARGMAX_POOL ? g->v[n->out[1]].data : NULL;
+  for (size_t b = 0; b < N; b++)
+    for (size_t oy = 0; oy < OH; oy++)
+      for (size_t ox = 0; ox < OW; ox++)
+        for (size_t c = 0; c < C; c++) {
+          float acc = n->kind == PF_XNN_AVG_POOL ? 0.0f : -INFINITY;
+          size_t count = 0;
+          int32_t best = 0;
+          for (size_t ky = 0; ky < w.ph; ky++) {
+            size_t iy = oy * w.sh + ky * w.dh;
+            if (iy < w.pt || iy - w.pt >= IH) continue;
+            for (size_t kx = 0; kx < w.pw; kx++) {
+              size_t ix = ox * w.sw + kx * w.dw;
+              if (ix < w.pl || ix - w.pl >= IW) continue;
+              float v = x[((b * IH + iy - w.pt) * IW + ix - w.pl) * C + c];
+              count++;
+              if (n->kind == PF_XNN_AVG_POOL) {
+                acc += v;
+              } else if (v > acc || (count == 1 && idx)) {
+                acc = v;
+                best = (int32_t)(ky * w.pw + kx);
+              }
+            }
+          }
+          size_t at = ((b * OH + oy) * OW + ox) * C + c;
+          if (n->kind == PF_XNN_AVG_POOL) acc /= (float)(padded ? (count ? count : 1) : w.ph * w.pw);
+          y[at] = idx ? acc : px_clampf(acc, n->out_min, n->out_max);
+          if (idx) idx[at] = best;
+        }
+}

@@ -1,0 +1,46 @@
+/* Elementwise unary nodes on fp32 (XNNPACK.md §8): Clamp, Sigmoid, Tanh,
+ * Exp, Log, Sin, Cos, Floor, Ceiling, SquareRoot, ReciprocalSquareRoot,
+ * Negate, Square, Abs, Hardswish, Gelu (exact erf form), ELU, LeakyReLU. */
+#include <math.h>
+
+#include "xnnpack/xnn.h"
+
+ptera_status px_unary_reshape(px_graph *g, const pf_xnn_node *n) {
+  const px_value *x = &g->v[n->in[0]];
+  px_value *o = &g->v[n->out[0]];
+  ptera_status st = px_want_dt(g, x, PF_XNN_DT_FP32, "input");
+  if (st == PTERA_OK) st = px_want_dt(g, o, PF_XNN_DT_FP32, "output");
+  if (st != PTERA_OK) return st;
+  return px_same_shape(g, o, x);
+}
+
+static float apply(const pf_xnn_node *n, float x) {
+  switch (n->kind) {
+    case PF_XNN_CLAMP: return px_clampf(x, n->out_min, n->out_max);
+    case PF_XNN_SIGMOID: return 1.0f / (1.0f + expf(-x));
+    case PF_XNN_TANH: return tanhf(x);
+    case PF_XNN_EXP: return expf(x);
+    case PF_XNN_LOG: return logf(x);
+    case PF_XNN_SIN: return sinf(x);
+    case PF_XNN_COS: return cosf(x);
+    case PF_XNN_FLOOR: return floorf(x);
+    case PF_XNN_CEILING: return ceilf(x);
+    case PF_XNN_SQRT: return sqrtf(x);
+    case PF_XNN_RSQRT: return 1.0f / sqrtf(x);
+    case PF_XNN_NEGATE: return -x;
+    case PF_XNN_SQUARE: return x * x;
+    case PF_XNN_ABS: return fabsf(x);
+    case PF_XNN_HARDSWISH: return x * px_clampf(x + 3.0f, 0.0f, 6.0f) / 6.0f;
+    case PF_XNN_GELU: return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+    case PF_XNN_ELU: return x > 0.0f ? x : n->f * expm1f(x);
+    default: return x > 0.0f ? x : x * n->f; /* LeakyReLU */
+  }
+}
+
+void px_unary_run(px_graph *g, const pf_xnn_node *n) {
+  const px_value *xv = &g->v[n->in[0]];
+  const float *x = xv->data;
+  float *y = g->v[n->out[0]].data;
+  size_t total = px_numel(xv);
+  for (size_t i = 0; i < total; i++) y[i] = apply(n, x[i]);
+}

@@ -1,0 +1,317 @@
+/* XnnpackBackend: init builds the runtime graph (values, constants, shapes,
+ * buffers); execute binds the delegate's tensors, re-propagates shapes,
+ * resizes the outputs and runs the nodes (XNNPACK.md §9). */
+#include "xnnpack/xnn_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xnnpack/xnn.h"
+
+static bool available(void) { return true; }
+
+/* The ExecuTorch dtype an external value of datatype dt binds to. */
+static bool dtype_matches(uint8_t dt, int et, bool output) {
+  switch (dt) {
+    case PF_XNN_DT_FP32: return et == PTERA_DTYPE_FLOAT;
+    case PF_XNN_DT_FP16: return et == PTERA_DTYPE_HALF;
+    case PF_XNN_DT_BF16: return et == PTERA_DTYPE_BFLOAT16;
+    case PF_XNN_DT_QINT8: return et == PTERA_DTYPE_CHAR || et == PTERA_DTYPE_QINT8;
+    case PF_XNN_DT_QUINT8: return et == PTERA_DTYPE_BYTE || et == PTERA_DTYPE_QUINT8;
+    case PF_XNN_DT_INT32: case PF_XNN_DT_QINT32:
+      return et == PTERA_DTYPE_INT || (output && et == PTERA_DTYPE_LONG);
+    default: return false;
+  }
+}
+
+static bool external_dt(uint8_t dt) {
+  return dt == PF_XNN_DT_FP32 || dt == PF_XNN_DT_FP16 || dt == PF_XNN_DT_BF16 || dt == PF_XNN_DT_QINT8 ||
+         dt == PF_XNN_DT_QUINT8 || dt == PF_XNN_DT_INT32 || dt == PF_XNN_DT_QINT32;
+}
+
+/* Bytes of constant i (through the named data when keyed). */
+static ptera_status const_bytes(px_graph *g, const ptera_backend_init_ctx *ctx, uint32_t i,
+                                const uint8_t **data, size_t *size) {
+  const pf_xnn_const *c = &g->g.consts[i];
+  if (!c->named) {
+    *data = c->data;
+    *size = (size_t)c->size;
+    return PTERA_OK;
+  }
+  const void *p = NULL;
+  size_t n = 0;
+  ptera_status st = ctx->named_data ? ptera_named_data_get(ctx->named_data, c->key.ptr, c->key.len, &p, &n)
+                                    : PTERA_NOT_FOUND;
+  if (st != PTERA_OK)
+    return px_fail(g, st, "constant %u: named data key '%.*s': %s", (unsigned)i,
+                   (int)(c->key.len > 80 ? 80 : c->key.len), c->key.ptr,
+                   st == PTERA_NOT_FOUND ? "not in the program or its attached .ptd files"
+                                         : "its data cannot be read (corrupt segment table)");
+  *data = p;
+  *size = n;
+  return PTERA_OK;
+}
+
+/* Points v at its constant bytes (copied when misaligned for its type). */
+static ptera_status bind_const(px_graph *g, const ptera_backend_init_ctx *ctx, uint32_t vi) {
+  px_value *v = &g->v[vi];
+  const pf_xnn_value *d = v->def;
+  const uint8_t *src;
+  size_t have, need;
+  ptera_status st = const_bytes(g, ctx, d->constant_idx, &src, &have);
+  if (st != PTERA_OK) return st;
+  if (!px_nbytes(v->dt, v->dims, v->ndims, &need))
+    return px_fail(g, PTERA_INVALID_PROGRAM, "value %u: size overflows", (unsigned)vi);
+  if (have < need)
+    return px_fail(g, PTERA_INVALID_PROGRAM, "value %u (%s constant) needs %zu bytes, its data has %zu",
+                   (unsigned)vi, pf_xnn_dtype_name(v->dt), need, have);
+  unsigned bits = px_elem_bits(v->dt);
+  size_t al = bits >= 32 ? 4 : (bits == 16 ? 2 : 1);
+  if (need && ((uintptr_t)src % al)) {
+    void *copy = pt_arena_alloc(&g->arena, need, 16);
+    if (!copy) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory copying constant data");
+    memcpy(copy, src, need);
+    src = copy;
+  }
+  v->data = (void *)(uintptr_t)src; /* read-only: only node inputs are constants */
+  v->is_const = true;
+  return PTERA_OK;
+}
+
+/* Per-channel scales from constant data or the inline vector (§6.2). */
+static ptera_status bind_scales(px_graph *g, const ptera_backend_init_ctx *ctx, uint32_t vi) {
+  px_value *v = &g->v[vi];
+  const pf_xnn_value *d = v->def;
+  if (d->quant != PF_XNN_Q_PER_CHANNEL) return PTERA_OK;
+  if (!d->scale_buffer_idx) {
+    v->scales = d->scales;
+    v->nscales = d->nscales;
+  } else {
+    const uint8_t *src;
+    size_t have;
+    ptera_status st = const_bytes(g, ctx, d->scale_buffer_idx, &src, &have);
+    if (st != PTERA_OK) return st;
+    if (have / 4 < d->num_scales)
+      return px_fail(g, PTERA_INVALID_PROGRAM, "value %u: %u scales need %zu bytes, the data has %zu",
+                     (unsigned)vi, (unsigned)d->num_scales, (size_t)d->num_scales * 4, have);
+    float *s = pt_arena_array(&g->arena, d->num_scales ? d->num_scales : 1, 4, 4);
+    if (!s) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory copying scales");
+    memcpy(s, src, (size_t)d->num_scales * 4);
+    v->scales = s;
+    v->nscales = d->num_scales;
+  }
+  if (d->channel_dim < 0 || d->channel_dim >= v->ndims || v->dims[d->channel_dim] != v->nscales)
+    return px_fail(g, PTERA_INVALID_PROGRAM, "value %u: %u per-channel scales for channel dim %d of a rank-%u value",
+                   (unsigned)vi, (unsigned)v->nscales, d->channel_dim, (unsigned)v->ndims);
+  return PTERA_OK;
+}
+
+static int cmp_ext(const void *a, const void *b, const px_graph *g) {
+  uint32_t x = g->v[*(const uint32_t *)a].def->external_id, y = g->v[*(const uint32_t *)b].def->external_id;
+  return x < y ? -1 : x > y;
+}
+
+/* Insertion sort by external id (few externals; qsort has no context). */
+static void sort_ext(px_graph *g, uint32_t *idx, uint32_t n) {
+  for (uint32_t i = 1; i < n; i++)
+    for (uint32_t j = i; j > 0 && cmp_ext(&idx[j - 1], &idx[j], g) > 0; j--) {
+      uint32_t t = idx[j];
+      idx[j] = idx[j - 1];
+      idx[j - 1] = t;
+    }
+}
+
+static ptera_status reshape_all(px_graph *g) {
+  for (g->cur = 0; g->cur < g->g.nnodes; g->cur++) {
+    const pf_xnn_node *n = &g->g.nodes[g->cur];
+    const px_node_impl *impl = px_node_impl_for(n->kind);
+    if (!impl) return px_fail(g, PTERA_NOT_IMPLEMENTED, "node type is not implemented");
+    ptera_status st = impl->reshape(g, n);
+    if (st != PTERA_OK) return st;
+  }
+  g->cur = g->g.nnodes;
+  return PTERA_OK;
+}
+
+static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
+  const pf_xnn_graph *x = &g->g;
+  g->v = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, sizeof *g->v, 8);
+  g->inputs = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, 4, 4);
+  g->outputs = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, 4, 4);
+  if (!g->v || !g->inputs || !g->outputs) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  g->cur = x->nnodes;
+  for (uint32_t i = 0; i < x->nvalues; i++) {
+    px_value *v = &g->v[i];
+    const pf_xnn_value *d = &x->values[i];
+    v->def = d;
+    v->dt = d->datatype;
+    v->ndims = d->ndims;
+    for (unsigned k = 0; k < d->ndims; k++) v->dims[k] = d->dims[k];
+    if (d->dq_datatype)
+      return px_fail(g, PTERA_NOT_IMPLEMENTED,
+                     "value %u uses the legacy dq_datatype dynamic-quantization marker", (unsigned)i);
+    if (d->flags & PF_XNN_VALUE_INPUT) g->inputs[g->ninputs++] = i;
+    if (d->flags & PF_XNN_VALUE_OUTPUT) g->outputs[g->noutputs++] = i;
+    if (d->flags && !external_dt(v->dt))
+      return px_fail(g, PTERA_INVALID_PROGRAM, "external value %u has datatype %s, which no tensor can hold",
+                     (unsigned)i, pf_xnn_dtype_name(v->dt));
+    ptera_status st = d->constant_idx ? bind_const(g, ctx, i) : PTERA_OK;
+    if (st == PTERA_OK) st = bind_scales(g, ctx, i);
+    if (st != PTERA_OK) return st;
+    if (!d->constant_idx && !d->flags && !px_nbytes(v->dt, v->dims, v->ndims, &v->cap))
+      return px_fail(g, PTERA_INVALID_PROGRAM, "value %u: size overflows", (unsigned)i);
+  }
+  sort_ext(g, g->inputs, g->ninputs);
+  sort_ext(g, g->outputs, g->noutputs);
+  /* Sizing pass over the stored shapes: checks every node and grows the
+   * internal buffers to what propagation needs. */
+  ptera_status st = reshape_all(g);
+  if (st != PTERA_OK) return st;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < x->nvalues; i++)
+    if (!g->v[i].is_const && !g->v[i].def->flags && !pt_add_u64(total, g->v[i].cap, &total)) total = UINT64_MAX;
+  if (ctx->max_memory_bytes && total > ctx->max_memory_bytes)
+    return px_fail(g, PTERA_OUT_OF_RESOURCES,
+                   "the graph's internal values need %llu bytes, more than the %llu-byte limit "
+                   "(ptera_load_options.max_planned_bytes)",
+                   (unsigned long long)total, (unsigned long long)ctx->max_memory_bytes);
+  for (uint32_t i = 0; i < x->nvalues; i++) {
+    px_value *v = &g->v[i];
+    if (v->is_const || v->def->flags) continue;
+    v->data = pt_arena_alloc(&g->arena, v->cap ? v->cap : 1, 64);
+    if (!v->data) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory for value buffers");
+  }
+  return PTERA_OK;
+}
+
+static ptera_status xnn_init(ptera_backend_init_ctx *ctx, const void *blob, size_t blob_size,
+                             const ptera_compile_spec *specs, size_t num_specs, void **out_handle) {
+  *out_handle = NULL;
+  pt_arena arena;
+  pt_arena_init(&arena, ctx->allocator);
+  px_graph *g = pt_arena_alloc(&arena, sizeof *g, 8);
+  if (!g) {
+    pt_arena_release(&arena);
+    snprintf(ctx->message, ctx->message_size, "XNNPACK: out of memory");
+    return PTERA_MEMORY_ALLOCATION_FAILED;
+  }
+  g->msg = ctx->message;
+  g->msg_size = ctx->message_size;
+  pt_err e;
+  pt_err_clear(&e);
+  ptera_status st = pf_xnn_parse(blob, blob_size, &arena, &g->g, &e);
+  g->arena = arena; /* g lives in the arena: keep the arena's state in g from here on */
+  if (st != PTERA_OK) {
+    snprintf(ctx->message, ctx->message_size, "%s", e.msg);
+  } else {
+    st = build(g, ctx);
+  }
+  if (st != PTERA_OK) {
+    arena = g->arena;
+    pt_arena_release(&arena);
+    return st;
+  }
+  g->msg = NULL;
+  g->msg_size = 0;
+  ctx->temp_bytes = 0;
+  *out_handle = g;
+  return PTERA_OK;
+}
+
+static void xnn_destroy(void *handle) {
+  px_graph *g = handle;
+  if (!g) return;
+  pt_arena arena = g->arena;
+  pt_arena_release(&arena);
+}
+
+/* Binds external input e to args (shape in memory order, §7). */
+static ptera_status bind_input(px_graph *g, uint32_t vi, ptera_value **args, size_t nargs) {
+  px_value *v = &g->v[vi];
+  uint32_t id = v->def->external_id;
+  if (id >= nargs || !args[id] || args[id]->tag != PTERA_TAG_TENSOR)
+    return px_fail(g, PTERA_INVALID_ARGUMENT, "external input %u is not a tensor argument (%zu arguments)",
+                   (unsigned)id, nargs);
+  const ptera_tensor *t = args[id]->u.tensor;
+  if (!dtype_matches(v->dt, t->dtype, false))
+    return px_fail(g, PTERA_INVALID_ARGUMENT, "external input %u is %s, the graph expects %s", (unsigned)id,
+                   ptera_dtype_name(t->dtype), pf_xnn_dtype_name(v->dt));
+  if (t->dim > PF_XNN_MAX_DIMS)
+    return px_fail(g, PTERA_INVALID_ARGUMENT, "external input %u has rank %u (at most %d)", (unsigned)id,
+                   (unsigned)t->dim, PF_XNN_MAX_DIMS);
+  if (!t->data && t->numel)
+    return px_fail(g, PTERA_INVALID_ARGUMENT, "external input %u has no data", (unsigned)id);
+  v->ndims = t->dim;
+  for (unsigned j = 0; j < t->dim; j++) v->dims[j] = (size_t)t->sizes[t->dim_order[j]];
+  v->data = t->data;
+  return PTERA_OK;
+}
+
+/* Resizes the output tensor to v's computed shape and binds its data. */
+static ptera_status bind_output(px_graph *g, uint32_t vi, ptera_value **args, size_t nargs) {
+  px_value *v = &g->v[vi];
+  uint32_t id = v->def->external_id;
+  if (id >= nargs || !args[id] || args[id]->tag != PTERA_TAG_TENSOR)
+    return px_fail(g, PTERA_INVALID_ARGUMENT, "external output %u is not a tensor argument (%zu arguments)",
+                   (unsigned)id, nargs);
+  ptera_tensor *t = args[id]->u.tensor;
+  if (!dtype_matches(v->dt, t->dtype, true))
+    return px_fail(g, PTERA_INVALID_ARGUMENT, "external output %u is %s, the graph produces %s", (unsigned)id,
+                   ptera_dtype_name(t->dtype), pf_xnn_dtype_name(v->dt));
+  size_t numel = px_numel(v);
+  if (t->dim == v->ndims) {
+    int32_t sizes[PTERA_MAX_DIM];
+    for (unsigned j = 0; j < t->dim; j++) {
+      if (v->dims[j] > INT32_MAX) return px_fail(g, PTERA_INVALID_ARGUMENT, "output dim too large");
+      sizes[t->dim_order[j]] = (int32_t)v->dims[j];
+    }
+    ptera_status st = ptera_tensor_resize(t, t->dim, sizes);
+    if (st != PTERA_OK)
+      return px_fail(g, st, "external output %u cannot take its computed shape (%s)", (unsigned)id,
+                     ptera_status_name(st));
+  } else if (numel != t->numel) { /* rank-0 outputs are stored as [1] (§8.1) */
+    return px_fail(g, PTERA_INVALID_ARGUMENT, "external output %u has rank %u, the graph computes rank %u",
+                   (unsigned)id, (unsigned)t->dim, (unsigned)v->ndims);
+  }
+  if (!t->data && t->numel)
+    return px_fail(g, PTERA_INVALID_ARGUMENT, "external output %u has no memory", (unsigned)id);
+  v->data = t->data;
+  return PTERA_OK;
+}
+
+static ptera_status xnn_execute(ptera_backend_exec_ctx *ctx, void *handle, ptera_value **args, size_t nargs) {
+  px_graph *g = handle;
+  g->msg = ctx->message;
+  g->msg_size = ctx->message_size;
+  g->cur = g->g.nnodes;
+  ptera_status st = PTERA_OK;
+  for (uint32_t i = 0; i < g->ninputs && st == PTERA_OK; i++) st = bind_input(g, g->inputs[i], args, nargs);
+  if (st == PTERA_OK) st = reshape_all(g);
+  for (uint32_t i = 0; i < g->noutputs && st == PTERA_OK; i++) st = bind_output(g, g->outputs[i], args, nargs);
+  if (st == PTERA_OK) {
+    for (g->cur = 0; g->cur < g->g.nnodes; g->cur++) {
+      const pf_xnn_node *n = &g->g.nodes[g->cur];
+      px_node_impl_for(n->kind)->run(g, n);
+    }
+    g->cur = g->g.nnodes;
+    /* int64 outputs: int32 results widened in place, last element first (§9.5). */
+    for (uint32_t i = 0; i < g->noutputs; i++) {
+      const px_value *v = &g->v[g->outputs[i]];
+      const ptera_tensor *t = args[v->def->external_id]->u.tensor;
+      if (t->dtype != PTERA_DTYPE_LONG) continue;
+      uint8_t *b = t->data;
+      for (size_t j = t->numel; j-- > 0;) {
+        int32_t x;
+        memcpy(&x, b + 4 * j, 4);
+        int64_t y = x;
+        memcpy(b + 8 * j, &y, 8);
+      }
+    }
+  }
+  g->msg = NULL;
+  g->msg_size = 0;
+  return st;
+}
+
+const ptera_backend pb_xnnpack_backend = {PTERA_BACKEND_ABI_VERSION, "XnnpackBackend", available,
+                                          xnn_init, xnn_execute, xnn_destroy};

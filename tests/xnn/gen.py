@@ -1,0 +1,347 @@
+#!/usr/bin/python3
+"""XNNPACK node cases for tests/xnn/runner.c (format there). References:
+PyTorch (torch 1.13, /usr/bin/python3) for float nodes, computed in NCHW
+and permuted to XNNPACK's NHWC where the node works in NHWC; numpy
+implementing XNNPACK.md's formulas for quantized ones. Fixed seed.
+Usage: gen.py OUT_DIR  (writes cases.txt and data.bin)."""
+import os
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+rng = np.random.default_rng(20261201)
+torch.manual_seed(20261201)
+DATA = bytearray()
+LINES = []
+
+FP32, QINT8, QUINT8, INT32 = 1, 3, 4, 12
+ET = {np.dtype('float32'): 6, np.dtype('int8'): 1, np.dtype('uint8'): 0, np.dtype('int32'): 3, np.dtype('int64'): 4}
+KIND = dict(Add=1, FullyConnected=2, Softmax=3, Sigmoid=4, StaticTranspose=5, Clamp=6, Conv2d=7, Div=8,
+            StaticResizeBilinear2D=9, StaticConstantPad=10, AvgPooling2d=11, Minimum=12, DepthwiseConv2d=13,
+            MaxPooling2d=14, Multiply=15, Subtract=16, Floor=17, Convert=18, GlobalAvgPooling2d=19,
+            StaticReshape=20, ArgMaxPooling2d=21, SquareRoot=22, Ceiling=23, Hardswish=24, LeakyReLU=25,
+            Maximum=26, Negate=27, Square=28, ELU=29, Abs=30, PReLU=31, Concatenate2=32, Concatenate3=33,
+            Concatenate4=34, StaticSlice=35, BatchMatrixMultiply=37, Concatenate5=38, ConvTranspose2d=39,
+            ReciprocalSquareRoot=40, Log=41, Gelu=42, Tanh=43, Exp=44, Sin=45, Copy=46, Cos=47)
+NONE = 0xFFFFFFFF
+
+
+def put(a):
+    a = np.ascontiguousarray(a)
+    while len(DATA) % 16:
+        DATA.append(0)
+    off = len(DATA)
+    DATA.extend(a.tobytes())
+    return off, a.nbytes
+
+
+def f(x):
+    return '%.9g' % x
+
+
+class Case:
+    def __init__(self, name, node, dtype='fp32'):
+        self.head = 'c %s %s %s' % (name, 'XNN' + node, dtype)
+        self.vals, self.nodes, self.ios, self.next = [], [], [], 0
+
+    def value(self, shape, dt=FP32, const=None, io=None, q=None, qc=None):
+        """io: 'i' or 'o' (numbered in call order); q: (scale, zp) per tensor;
+        qc: (channel_dim, scales) per channel (scales stored as constant data)."""
+        flags, ext = 0, NONE
+        if io:
+            flags, ext = (1 if io == 'i' else 2), self.next
+            self.next += 1
+        coff, cb = (-1, 0) if const is None else put(const)
+        qt, sc, zp = (2, q[0], q[1]) if q else (0, 0.0, 0)
+        chd, ns, soff = 0, 0, 0
+        if qc:
+            qt, chd, ns = 1, qc[0], len(qc[1])
+            soff, _ = put(np.asarray(qc[1], np.float32))
+        self.vals.append('v %d %d %d %d %s %d %d %d %s %d %d %d %d 0' % (
+            dt, flags, ext, len(shape), ' '.join(str(d) for d in shape), coff, cb, qt, f(sc), zp, chd, ns, soff))
+        return len(self.vals) - 1
+
+    def node(self, kind, ins, outs, flags=0, mm=None, p=(), fv=0.0, v0=None, v1=None):
+        ins = list(ins) + [0] * (5 - len(ins))
+        outs = list(outs) + [0] * (2 - len(outs))
+        p = list(p) + [0] * (15 - len(p))
+        vs = ''
+        for v in (v0, v1):
+            v = v or []
+            vs += ' %d %s' % (len(v), ' '.join(str(x) for x in v))
+        self.nodes.append('n %d %s %d %d %d %s %s %s %s %s%s' % (
+            KIND[kind], ' '.join(str(i) for i in ins), outs[0], outs[1], flags, 1 if mm else 0,
+            f(mm[0] if mm else 0), f(mm[1] if mm else 0), ' '.join(str(x) for x in p), f(fv), vs))
+
+    def io(self, tag, ext, arr, tol=1e-5):
+        off, nb = put(arr)
+        self.ios.append('%s %d %d %d %s %d %d%s' % (tag, ext, ET[arr.dtype], arr.ndim, ' '.join(str(d) for d in arr.shape),
+                                                  off, nb, (' ' + f(tol)) if tag == 'o' else ''))
+
+    def done(self):
+        LINES.extend([self.head] + self.vals + self.nodes + self.ios + ['e'])
+
+
+def rnd(*shape, lo=-2.0, hi=2.0):
+    return rng.uniform(lo, hi, shape).astype(np.float32)
+
+
+def t(a):
+    return torch.from_numpy(np.ascontiguousarray(a))
+
+
+def nhwc(x):
+    return x.permute(0, 2, 3, 1).contiguous().numpy()
+
+
+def simple(node, ins, ref, shape_out=None, tol=1e-5, **kw):
+    """One node over external inputs ins (numpy arrays); ref(torch inputs) -> torch output."""
+    c = Case('%s_%d' % (node, len(LINES)), node)
+    ids = [c.value(a.shape, io='i') for a in ins]
+    y = ref(*[t(a) for a in ins]).numpy().astype(np.float32)
+    o = c.value(y.shape, io='o')
+    c.node(node, ids, [o], **kw)
+    for k, a in enumerate(ins):
+        c.io('i', k, a)
+    c.io('o', len(ins), y, tol)
+    c.done()
+
+
+def gen_binary():
+    shapes = [((2, 3, 4), (2, 3, 4)), ((2, 3, 4), (4,)), ((1, 3, 1), (2, 1, 5)), ((5,), (1,))]
+    ops = dict(Add=torch.add, Subtract=torch.sub, Multiply=torch.mul, Div=torch.div,
+               Minimum=torch.minimum, Maximum=torch.maximum)
+    for name, fn in ops.items():
+        for sa, sb in shapes:
+            a, b = rnd(*sa), rnd(*sb)
+            if name == 'Div':
+                b = np.where(np.abs(b) < 0.2, 0.5, b).astype(np.float32)
+            simple(name, [a, b], fn)
+        if name in ('Add', 'Subtract', 'Multiply', 'Div'):  # fused clamp (relu: min 0, max inf)
+            a, b = rnd(3, 4), rnd(3, 4) + 3.0
+            simple(name, [a, b], lambda x, y, fn=fn: torch.clamp(fn(x, y), -0.5, 1.0), mm=(-0.5, 1.0))
+    for c in (1, 4):
+        x, s = rnd(2, 3, 3, 4), rnd(c)
+        simple('PReLU', [x, s], lambda x, s: torch.where(x > 0, x, x * s))
+
+
+def gen_unary():
+    ops = dict(Sigmoid=torch.sigmoid, Tanh=torch.tanh, Exp=torch.exp, Sin=torch.sin, Cos=torch.cos,
+               Floor=torch.floor, Ceiling=torch.ceil, Negate=torch.neg, Square=torch.square, Abs=torch.abs,
+               Hardswish=F.hardswish, Gelu=F.gelu, Copy=lambda x: x.clone())
+    for name, fn in ops.items():
+        for shape in ((7,), (2, 3, 5)):
+            simple(name, [rnd(*shape)], fn)
+    for name, fn in dict(Log=torch.log, SquareRoot=torch.sqrt, ReciprocalSquareRoot=torch.rsqrt).items():
+        simple(name, [rnd(3, 5, lo=0.1, hi=4.0)], fn)
+    for lo, hi in ((-0.5, 0.5), (0.0, float('inf'))):
+        simple('Clamp', [rnd(4, 6)], lambda x: torch.clamp(x, lo, None if hi == float('inf') else hi), mm=(lo, hi))
+    for alpha in (1.0, 0.3):
+        simple('ELU', [rnd(4, 5)], lambda x: F.elu(x, alpha), fv=alpha)
+        simple('LeakyReLU', [rnd(4, 5)], lambda x: F.leaky_relu(x, alpha), fv=alpha)
+    for shape in ((3, 7), (2, 2, 10)):
+        simple('Softmax', [rnd(*shape)], lambda x: torch.softmax(x, -1))
+
+
+def gen_shape_ops():
+    x = rnd(2, 3, 4, 5)
+    for perm in ((0, 2, 3, 1), (3, 1, 0, 2)):
+        simple('StaticTranspose', [x], lambda a: a.permute(*perm), v0=perm)
+    for ns, ref in (((6, 20), (6, 20)), ((0, 5), (24, 5)), ((120,), (120,))):
+        simple('StaticReshape', [x], lambda a: a.reshape(*ref), v0=ns)
+    for off, sz in (((0, 1, 1, 0), (2, 2, 3, 5)), ((1, 0, 2, 3), (1, 3, 0, 2))):
+        def ref(a, off=off, sz=sz):
+            return a[tuple(slice(o, o + (s if s else a.shape[d] - o)) for d, (o, s) in enumerate(zip(off, sz)))]
+        simple('StaticSlice', [x], ref, v0=off, v1=sz)
+    for pre, post, val in (((0, 1, 0, 2), (1, 0, 2, 0), 0.0), ((1, 1, 1, 1), (0, 0, 0, 0), -1.5)):
+        pads = []
+        for d in reversed(range(4)):
+            pads += [pre[d], post[d]]
+        simple('StaticConstantPad', [x], lambda a: F.pad(a, pads, value=val), v0=pre, v1=post, fv=val)
+    for n in (2, 3, 4, 5):
+        for axis in (1, 3):
+            ins = []
+            for k in range(n):
+                s = list(x.shape)
+                s[axis] = k + 1
+                ins.append(rnd(*s))
+            simple('Concatenate%d' % n, ins, lambda *a: torch.cat(a, axis), p=(axis,))
+
+
+def gen_matmul():
+    for ic, oc, lead, bias, tw in ((5, 3, (4,), True, 0), (8, 6, (2, 3), False, 0), (7, 4, (3,), True, 1)):
+        x, w, b = rnd(*lead, ic), rnd(oc, ic), rnd(oc)
+        c = Case('FullyConnected_%d' % len(LINES), 'FullyConnected')
+        xi = c.value(x.shape, io='i')
+        wstore = w.T.copy() if tw else w
+        wi = c.value(wstore.shape, const=wstore)
+        bi = c.value(b.shape, const=b) if bias else NONE
+        y = F.linear(t(x), t(w), t(b) if bias else None)
+        mm = (-1.0, 1.0) if tw else None
+        if mm:
+            y = torch.clamp(y, *mm)
+        y = y.numpy()
+        o = c.value(y.shape, io='o')
+        c.node('FullyConnected', [xi, wi, bi], [o], flags=tw, mm=mm)
+        c.io('i', 0, x)
+        c.io('o', 1, y)
+        c.done()
+    for tb in (0, 1):
+        a, b = rnd(2, 3, 4), rnd(2, 4, 5)
+        bs = b.transpose(0, 2, 1).copy() if tb else b
+        c = Case('BatchMatrixMultiply_%d' % len(LINES), 'BatchMatrixMultiply')
+        ai, bi = c.value(a.shape, io='i'), c.value(bs.shape, io='i')
+        y = torch.bmm(t(a), t(b)).numpy()
+        o = c.value(y.shape, io='o')
+        c.node('BatchMatrixMultiply', [ai, bi], [o], flags=tb)
+        c.io('i', 0, a)
+        c.io('i', 1, bs)
+        c.io('o', 2, y)
+        c.done()
+
+
+def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0)):
+    """x NCHW, w PyTorch layout; the graph works in NHWC with OHWI weights."""
+    c = Case('%s_%d' % (node, len(LINES)), node)
+    xn = nhwc(t(x))
+    xi = c.value(xn.shape, io='i')
+    if node == 'ConvTranspose2d':
+        y = F.conv_transpose2d(t(x), t(w), t(b), stride, pad, out_pad, groups, dil)
+        cin, goc, kh, kw = w.shape
+        gic = cin // groups
+        # [IC, OC/g, kh, kw] -> [g*goc, kh, kw, gic]
+        wt = w.reshape(groups, gic, goc, kh, kw).transpose(0, 2, 3, 4, 1).reshape(groups * goc, kh, kw, gic)
+    else:
+        y = F.conv2d(t(x), t(w), t(b), stride, pad, dil, groups)
+        oc, gic, kh, kw = w.shape
+        goc = oc // groups
+        wt = w.transpose(0, 2, 3, 1)  # OHWI
+        if node == 'DepthwiseConv2d':  # [1, kh, kw, C*m]
+            wt = w.reshape(oc, kh, kw).transpose(1, 2, 0)[None]
+    if mm:
+        y = torch.clamp(y, *mm)
+    wi = c.value(wt.shape, const=np.ascontiguousarray(wt))
+    bi = c.value(b.shape, const=b)
+    yn = nhwc(y)
+    o = c.value(yn.shape, io='o')
+    p = [pad[0], pad[1], pad[0], pad[1], kh, kw, stride[0], stride[1], dil[0], dil[1], gic, goc, groups,
+         out_pad[0], out_pad[1]]
+    c.node(node, [xi, wi, bi], [o], mm=mm, p=p)
+    c.io('i', 0, xn)
+    c.io('o', 1, yn, 1e-4)
+    c.done()
+
+
+def gen_conv():
+    for (cin, cout, k, s, p, d, g, mm) in ((3, 4, 3, 1, 1, 1, 1, None), (4, 6, 3, 2, 0, 1, 2, (0.0, float('inf'))),
+                                           (2, 3, 2, 1, 1, 2, 1, (-0.3, 0.3))):
+        conv_case('Conv2d', rnd(2, cin, 7, 6), rnd(cout, cin // g, k, k), rnd(cout), (s, s), (p, p), (d, d), g, mm)
+    for (c_, m, k, s, p) in ((3, 1, 3, 1, 1), (2, 2, 3, 2, 0)):
+        conv_case('DepthwiseConv2d', rnd(1, c_, 6, 6), rnd(c_ * m, 1, k, k), rnd(c_ * m), (s, s), (p, p), (1, 1), c_)
+    for (cin, cout, k, s, p, g, op) in ((3, 2, 3, 1, 0, 1, 0), (4, 4, 3, 2, 1, 2, 1)):
+        conv_case('ConvTranspose2d', rnd(1, cin, 4, 5), rnd(cin, cout // g, k, k), rnd(cout), (s, s), (p, p), (1, 1), g,
+                  out_pad=(op, op))
+
+
+def gen_pool():
+    x = rnd(2, 3, 7, 6)
+    xn = nhwc(t(x))
+    for k, s, p in ((2, 2, 0), (3, 1, 1), (3, 2, 1)):
+        ref = F.avg_pool2d(t(x), k, s, p, count_include_pad=False)
+        simple('AvgPooling2d', [xn], lambda a: t(nhwc(ref)), p=(p, p, p, p, k, k, s, s, 0, 0), flags=0x40)
+        ref2 = F.max_pool2d(t(x), k, s, p)
+        simple('MaxPooling2d', [xn], lambda a: t(nhwc(ref2)), p=(p, p, p, p, k, k, s, s, 1, 1), flags=0x40)
+    simple('GlobalAvgPooling2d', [xn], lambda a: a.mean((1, 2), keepdim=True), flags=0x40)
+    simple('GlobalAvgPooling2d', [xn], lambda a: torch.clamp(a.mean((1, 2), keepdim=True), 0.0, 0.05),
+           flags=0x40, mm=(0.0, 0.05))
+    # ArgMax over the whole H (aten.max.dim over H): window [H, 1]
+    c = Case('ArgMaxPooling2d_%d' % len(LINES), 'ArgMaxPooling2d')
+    xi = c.value(xn.shape, io='i')
+    vals, idx = torch.max(t(xn), 1, keepdim=True)
+    ov, oi = c.value(vals.shape, io='o'), c.value(idx.shape, dt=INT32, io='o')
+    c.node('ArgMaxPooling2d', [xi], [ov, oi], p=(0, 0, 0, 0, xn.shape[1], 1))
+    c.io('i', 0, xn)
+    c.io('o', 1, vals.numpy())
+    c.io('o', 2, idx.numpy().astype(np.int64), 0)
+    c.done()
+    for (h, w, ac) in ((10, 9, False), (5, 4, False), (10, 12, True)):
+        ref = F.interpolate(t(x), size=(h, w), mode='bilinear', align_corners=ac)
+        simple('StaticResizeBilinear2D', [xn], lambda a: t(nhwc(ref)), p=(h, w), flags=0x8 if ac else 0, tol=1e-4)
+
+
+def quantize(x, scale, zp, lo, hi):
+    """XNNPACK.md §8 Convert: q = sat(rne(x * (1/scale)) + zp), 1/scale in fp32."""
+    inv = np.float32(1.0) / np.float32(scale)
+    return np.clip(np.rint(x.astype(np.float32) * inv) + zp, lo, hi)
+
+
+def gen_convert():
+    for dt, npdt, lo, hi, zp in ((QINT8, np.int8, -128, 127, 3), (QUINT8, np.uint8, 0, 255, 128)):
+        scale = np.float32(0.02)
+        x = rnd(3, 17)
+        x[0, :4] = np.array([0.01, 0.03, -0.05, 10.0], np.float32)  # ties and saturation
+        c = Case('Convert_q_%d' % len(LINES), 'Convert', 'fp32->' + ('qint8' if dt == QINT8 else 'quint8'))
+        xi = c.value(x.shape, io='i')
+        o = c.value(x.shape, dt=dt, io='o', q=(scale, zp))
+        c.node('Convert', [xi], [o])
+        c.io('i', 0, x)
+        c.io('o', 1, quantize(x, scale, zp, lo, hi).astype(npdt), 0)
+        c.done()
+        q = rng.integers(lo, hi + 1, (4, 9)).astype(npdt)
+        c = Case('Convert_dq_%d' % len(LINES), 'Convert', ('qint8' if dt == QINT8 else 'quint8') + '->fp32')
+        xi = c.value(q.shape, dt=dt, io='i', q=(scale, zp))
+        o = c.value(q.shape, io='o')
+        c.node('Convert', [xi], [o])
+        c.io('i', 0, q)
+        c.io('o', 1, ((q.astype(np.int32) - zp).astype(np.float32) * scale).astype(np.float32), 0)
+        c.done()
+
+
+def gen_fc_quant():
+    """Static quantized FullyConnected, XNNPACK.md §8.1:
+    acc = sum (xq - zx)(wq - zw) + bq; y = sat(rne(acc * ((sx*sw)/so)) + zo), scales in fp32."""
+    for dt, npdt, lo, hi, pc in ((QINT8, np.int8, -128, 127, False), (QINT8, np.int8, -128, 127, True),
+                                 (QUINT8, np.uint8, 0, 255, False)):
+        M, ic, oc = 3, 9, 5
+        sx, so = np.float32(0.05), np.float32(0.2)
+        zx, zo = (2, -3) if dt == QINT8 else (120, 130)
+        zw = 0 if dt == QINT8 else 125
+        xq = rng.integers(lo, hi + 1, (M, ic)).astype(npdt)
+        wq = rng.integers(lo, hi + 1, (oc, ic)).astype(npdt)
+        sw = (rng.uniform(0.01, 0.03, oc) if pc else np.full(oc, 0.02)).astype(np.float32)
+        bq = rng.integers(-500, 500, oc).astype(np.int32)
+        mm = (-1.5, 2.0)
+        acc = ((xq.astype(np.int64) - zx) @ (wq.astype(np.int64) - zw).T + bq).astype(np.float32)
+        s = ((sx * sw).astype(np.float32) / so).astype(np.float32)
+        qlo = np.clip(np.rint(np.float32(mm[0]) / so + zo), lo, hi)
+        qhi = np.clip(np.rint(np.float32(mm[1]) / so + zo), lo, hi)
+        y = np.clip(np.rint((acc * s).astype(np.float32)) + zo, qlo, qhi).astype(npdt)
+        label = ('qint8' if dt == QINT8 else 'quint8') + ('/qc8w' if pc else '')
+        c = Case('FullyConnected_q_%d' % len(LINES), 'FullyConnected', label)
+        xi = c.value(xq.shape, dt=dt, io='i', q=(sx, zx))
+        if pc:
+            wi = c.value(wq.shape, dt=6, const=wq, qc=(0, sw))
+            bi = c.value(bq.shape, dt=7, const=bq, qc=(0, (sx * sw).astype(np.float32)))
+        else:
+            wi = c.value(wq.shape, dt=dt, const=wq, q=(sw[0], zw))
+            bi = c.value(bq.shape, dt=5, const=bq, q=(sx * sw[0], 0))
+        o = c.value(y.shape, dt=dt, io='o', q=(so, zo))
+        c.node('FullyConnected', [xi, wi, bi], [o], mm=mm)
+        c.io('i', 0, xq)
+        c.io('o', 1, y, 0)
+        c.done()
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for g in (gen_binary, gen_unary, gen_shape_ops, gen_matmul, gen_conv, gen_pool, gen_convert, gen_fc_quant):
+        g()
+    open(os.path.join(out, 'cases.txt'), 'w').write('\n'.join(LINES) + '\n')
+    open(os.path.join(out, 'data.bin'), 'wb').write(bytes(DATA))
+
+
+if __name__ == '__main__':
+    main()
