@@ -12,7 +12,10 @@
 
 #include "builtin.h"
 #include "check.h"
+#include "cpu/gemm.h"
 #include "cpu/isa.h"
+#include "emit_util.h"
+#include "ptera/ptera.h"
 #include "ptera/threadpool.h"
 #include "runtime/kernel_ctx.h"
 
@@ -211,6 +214,59 @@ static void run_all(ptera_threadpool *pool) {
   linear_case(6, 10, 12, true, true, pool, true);
 }
 
+/* A real method: linear(x [5, 40] planned, w [37, 40] const, b [37] const)
+ * -> y planned; method create runs the prepare step (packs w), execute the
+ * GEMM, with and without a thread pool. */
+enum { RM = 5, RK = 40, RN = 37 };
+static void method_case(ptera_threadpool *pool) {
+  static float w[RN * RK], b[RN], x[RM * RK];
+  for (size_t i = 0; i < RN * RK; i++) w[i] = frand();
+  for (size_t i = 0; i < RN; i++) b[i] = frand();
+  for (size_t i = 0; i < RM * RK; i++) x[i] = frand();
+  static const int32_t xs[2] = {RM, RK}, ws[2] = {RN, RK}, bs[1] = {RN}, ys[2] = {RM, RN};
+  static pc_value values[4];
+  static const int32_t args[5] = {0, 1, 2, 3, 3}, in0[1] = {0}, out3[1] = {3};
+  static const pc_instr instrs[1] = {{0, args, 5}};
+  static const int64_t bufs[1] = {(RM * RK + RM * RN) * 4};
+  static const pc_operator ops[1] = {{"aten::linear", "out"}};
+  values[0] = eu_tensor_f(PC_STORAGE_PLANNED, 2, xs);
+  values[0].u.tensor.memory_id = 1;
+  values[1] = eu_tensor_f(PC_STORAGE_CONST, 2, ws);
+  values[1].u.tensor.data = w;
+  values[1].u.tensor.nbytes = sizeof w;
+  values[2] = eu_tensor_f(PC_STORAGE_CONST, 1, bs);
+  values[2].u.tensor.data = b;
+  values[2].u.tensor.nbytes = sizeof b;
+  values[3] = eu_tensor_f(PC_STORAGE_PLANNED, 2, ys);
+  values[3].u.tensor.memory_id = 1;
+  values[3].u.tensor.memory_offset = RM * RK * 4;
+  pc_method method = {"forward", values, 4, in0, 1, out3, 1, instrs, 1, ops, 1, bufs, 1};
+  pc_program prog = {&method, 1, NULL, 0};
+  size_t size = 0;
+  uint8_t *file = eu_emit(&prog, NULL, &size);
+  ptera_program *p = file ? eu_load(file, size) : NULL;
+  ptera_method_options mo = {0};
+  mo.threadpool = pool;
+  ptera_method *m = NULL;
+  CHECK(p && ptera_method_create(p, "forward", &mo, &m) == PTERA_OK);
+  if (m) {
+    ptera_method_memory mem;
+    CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK);
+    CHECK(mem.packed_bytes >= pk_gemm_f32_pack_b_size(RK, RN)); /* the weight was packed */
+    for (int rep = 0; rep < 2; rep++) {
+      CHECK(ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, xs, x, sizeof x) == PTERA_OK);
+      CHECK(ptera_method_execute(m) == PTERA_OK);
+      const ptera_value *y = ptera_method_output(m, 0);
+      CHECK(y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == RM * RN);
+      if (y && y->tag == PTERA_TAG_TENSOR)
+        CHECK(close_to(y->u.tensor->data, RN, RM, RN, RK, x, RK, 1, w, 1, RK, b, 1, 1));
+    }
+    ptera_method_destroy(m);
+  }
+  ptera_program_destroy(p);
+  pt_free(NULL, file);
+}
+
 int main(void) {
   ptera_threadpool *pool = NULL;
   CHECK(ptera_threadpool_create(2, NULL, &pool) == PTERA_OK);
@@ -230,6 +286,8 @@ int main(void) {
     run_isa = -1;
   }
   pk_isa_force(PK_ISA_COUNT);
+  method_case(NULL);
+  method_case(pool);
   ptera_threadpool_destroy(pool);
   return check_summary("matmul_fast");
 }
