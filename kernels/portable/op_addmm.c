@@ -2,7 +2,19 @@
  * Tensor(a!) out): out = beta * self + alpha * (mat1 @ mat2); self broadcasts to [n, m]. */
 #include "builtin.h"
 #include "portable/util/matmul.h"
+#include "portable/util/matmul_fast.h"
 #include "portable/util/pk.h"
+
+/* Packs a constant float32 mat2 (any strides: a stored-transposed weight
+ * too) and declares the workspace; self is read at run. */
+ptera_status pk_addmm_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
+  const ptera_tensor *a = pk_mm_arg(args, nargs, 1), *b = pk_mm_arg(args, nargs, 2);
+  pk_mm_view av, bv;
+  if (!a || !b || a->dim != 2 || b->dim != 2 || !pk_mm_view_rows(a, &av) ||
+      !pk_mm_view_rows(b, &bv) || av.cols != bv.rows)
+    return PTERA_OK;
+  return pk_mm_prepare(ctx, av.rows, &bv, pk_mm_const(b));
+}
 
 ptera_status pk_addmm_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::addmm.out";
@@ -40,6 +52,15 @@ ptera_status pk_addmm_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t narg
   }
   PK_TRY(pk_resize(ctx, op, "out", out, 2, sizes));
   if (out->numel == 0) return PTERA_OK;
+  /* The GEMM takes alpha == 1 with beta == 0 (self ignored) or beta == 1 and
+   * self a row of N; other scalings and broadcasts stay portable. */
+  double al = pk_scalar_f64(&alpha), be = pk_scalar_f64(&beta);
+  const float *bn = be == 1.0 ? pk_mm_bias_n(self, (size_t)sizes[1]) : NULL;
+  pk_mm_view av, bv, ov;
+  void *ws = NULL;
+  if (al == 1.0 && (be == 0.0 || bn) && pk_mm_view_rows(a, &av) && pk_mm_view_rows(b, &bv) &&
+      pk_mm_view_rows(out, &ov) && pk_mm_run(ctx, &av, &bv, bn, &ov, &ws))
+    return PTERA_OK;
   pk_matmul(a, b, out, self, pk_scalar_f64(&alpha), pk_scalar_f64(&beta));
   return PTERA_OK;
 }

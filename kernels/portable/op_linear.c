@@ -4,7 +4,17 @@
  * one real dtype throughout, accumulated like mm. */
 #include "builtin.h"
 #include "portable/util/matmul.h"
+#include "portable/util/matmul_fast.h"
 #include "portable/util/pk.h"
+
+/* Packs a constant float32 weight as B = weight^T and declares the workspace. */
+ptera_status pk_linear_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
+  const ptera_tensor *in = pk_mm_arg(args, nargs, 0), *w = pk_mm_arg(args, nargs, 1);
+  pk_mm_view av, bv;
+  if (!in || !w || !pk_mm_view_rows(in, &av) || !pk_mm_view_t(w, &bv) || av.cols != bv.rows)
+    return PTERA_OK;
+  return pk_mm_prepare(ctx, av.rows, &bv, pk_mm_const(w));
+}
 
 ptera_status pk_linear_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::linear.out";
@@ -37,6 +47,12 @@ ptera_status pk_linear_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nar
   sizes[n - 1] = of;
   PK_TRY(pk_resize(ctx, op, "out", out, n, sizes));
   if (out->numel == 0) return PTERA_OK;
+  pk_mm_view xv, wv, yv;
+  const float *bn = bias ? pk_mm_bias_n(bias, (size_t)of) : NULL;
+  void *ws = NULL;
+  if ((!bias || bn) && pk_mm_view_rows(in, &xv) && pk_mm_view_t(w, &wv) &&
+      pk_mm_view_rows(out, &yv) && pk_mm_run(ctx, &xv, &wv, bn, &yv, &ws))
+    return PTERA_OK;
   size_t es = ptera_dtype_size(in->dtype);
   ptera_tensor wt, av, ov;
   memset(&wt, 0, sizeof wt);

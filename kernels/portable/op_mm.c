@@ -1,7 +1,19 @@
 /* aten::mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out): [n,k] @ [k,m]. */
 #include "builtin.h"
 #include "portable/util/matmul.h"
+#include "portable/util/matmul_fast.h"
 #include "portable/util/pk.h"
+
+/* Packs a constant float32 mat2 (any strides: a stored-transposed weight
+ * too) and declares the workspace. */
+ptera_status pk_mm_prepare_op(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
+  const ptera_tensor *a = pk_mm_arg(args, nargs, 0), *b = pk_mm_arg(args, nargs, 1);
+  pk_mm_view av, bv;
+  if (!a || !b || a->dim != 2 || b->dim != 2 || !pk_mm_view_rows(a, &av) ||
+      !pk_mm_view_rows(b, &bv) || av.cols != bv.rows)
+    return PTERA_OK;
+  return pk_mm_prepare(ctx, av.rows, &bv, pk_mm_const(b));
+}
 
 ptera_status pk_mm_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::mm.out";
@@ -16,6 +28,11 @@ ptera_status pk_mm_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) 
   }
   int32_t sizes[2] = {a->sizes[0], b->sizes[1]};
   PK_TRY(pk_resize(ctx, op, "out", out, 2, sizes));
+  pk_mm_view av, bv, ov;
+  void *ws = NULL;
+  if (out->numel == 0 || (pk_mm_view_rows(a, &av) && pk_mm_view_rows(b, &bv) &&
+                          pk_mm_view_rows(out, &ov) && pk_mm_run(ctx, &av, &bv, NULL, &ov, &ws)))
+    return PTERA_OK;
   pk_matmul(a, b, out, NULL, 1.0, 0.0);
   return PTERA_OK;
 }
