@@ -60,7 +60,8 @@ def _run_fail(pte, ptd, x, tmp_path):
 def _operators(pte):
     r = subprocess.run([EXE, "inspect", str(pte), "--json"], capture_output=True, text=True,
                        check=True)
-    return set(json.loads(r.stdout)["methods"][0]["operators"])
+    ops = json.loads(r.stdout)["methods"][0]["operators"]
+    return {o["name"] + ("." + o["overload"] if o["overload"] else "") for o in ops}
 
 
 @pytest.mark.parametrize("ops", ptera.OP_SETS)
