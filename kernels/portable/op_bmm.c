@@ -11,7 +11,8 @@ static ptera_tensor slice2d(const ptera_tensor *t, int64_t i) {
   memset(&v, 0, sizeof v);
   v.dtype = t->dtype;
   v.dim = 2;
-  v.data = (char *)t->data + i * t->strides[0] * (int64_t)ptera_dtype_size(t->dtype);
+  /* At prepare an activation has no memory yet: keep NULL, not NULL + 0. */
+  v.data = t->data ? (char *)t->data + i * t->strides[0] * (int64_t)ptera_dtype_size(t->dtype) : NULL;
   v.sizes[0] = t->sizes[1];
   v.sizes[1] = t->sizes[2];
   v.strides[0] = t->strides[1];
