@@ -55,6 +55,10 @@ int cli_usage(const char *cmd, const char *fmt, ...)
  * is not a value of its kind, else stores it and returns 0. */
 /* A decimal count 0..max (no sign, no spaces, no trailing text). */
 int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out);
+/* An argument that matched no option: the model path when it is the first,
+ * else a usage error (an unknown option also prints help). Returns -1 to go
+ * on, or 2, the exit status. */
+int cli_positional(const char *cmd, const char *a, const char *help, const char **model);
 /* A finite number >= 0. */
 int cli_parse_nonneg(const char *cmd, const char *opt, const char *v, double *out);
 

@@ -29,3 +29,14 @@ int cli_parse_nonneg(const char *cmd, const char *opt, const char *v, double *ou
   *out = x;
   return 0;
 }
+
+int cli_positional(const char *cmd, const char *a, const char *help, const char **model) {
+  if (a[0] == '-') {
+    cli_usage(cmd, "unknown or incomplete option '%s'", a);
+    fprintf(stderr, "\n%s", help);
+    return 2;
+  }
+  if (*model) return cli_usage(cmd, "unexpected argument '%s'", a);
+  *model = a;
+  return -1;
+}

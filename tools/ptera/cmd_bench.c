@@ -112,14 +112,9 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
       o->trace = argv[++i];
     } else if (strcmp(a, "--json") == 0) {
       o->json = true;
-    } else if (a[0] == '-') {
-      cli_usage("bench", "unknown or incomplete option '%s'", a);
-      fprintf(stderr, "\n%s", help);
-      return 2;
-    } else if (!o->model) {
-      o->model = a;
     } else {
-      return cli_usage("bench", "unexpected argument '%s'", a);
+      int rc = cli_positional("bench", a, help, &o->model);
+      if (rc >= 0) return rc;
     }
   }
   if (!o->model) {

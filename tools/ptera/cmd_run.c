@@ -104,14 +104,9 @@ static int parse_args(int argc, char **argv, run_opts *o) {
       if (cli_parse_count("run", a, argv[++i], SIZE_MAX, &n)) return 2;
       if (a[2] == 's') o->show = (size_t)n;
       else o->top = (size_t)n;
-    } else if (a[0] == '-' ) {
-      cli_usage("run", "unknown or incomplete option '%s'", a);
-      fprintf(stderr, "\n%s", help);
-      return 2;
-    } else if (!o->model) {
-      o->model = a;
     } else {
-      return cli_usage("run", "unexpected argument '%s'", a);
+      int rc = cli_positional("run", a, help, &o->model);
+      if (rc >= 0) return rc;
     }
   }
   if (!o->model) {
