@@ -45,7 +45,9 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
   /* Weights in a .ptd under their names can be swapped after compiling. */
   g->named_consts_replaceable = o->external_weights && o->weight_keys == PC_WEIGHT_KEYS_FQN;
   g->opset = o->opset;
-  if (!o->no_fuse) st = run_pass(g, pc_fuse_linear, "linear fusion", &s->passes, e);
+  if (!o->no_fold_bn) st = run_pass(g, pc_fold_batch_norm, "batch norm folding", &s->passes, e);
+  if (st == PTERA_OK && !o->no_fuse)
+    st = run_pass(g, pc_fuse_linear, "linear fusion", &s->passes, e);
   if (st == PTERA_OK && !o->no_constprop)
     st = run_pass(g, pc_constprop, "constant propagation", &s->passes, e);
   if (st == PTERA_OK && !o->no_dedup)

@@ -1,7 +1,7 @@
 /* The compiler driver (prefix pc_): a parsed .ptg module through the
  * passes, the lowering and the emitters.
  *
- * Per method, in order: pc_fuse_linear, pc_constprop, pc_dedup_constants,
+ * Per method, in order: pc_fold_batch_norm, pc_fuse_linear, pc_constprop, pc_dedup_constants,
  * pc_dce, pc_elide_views (each can be turned off); then every call left must
  * be in the target op set (opset.h), else compiling fails naming the
  * operator, the node and the set; then all methods are lowered together
@@ -18,7 +18,7 @@
 
 typedef struct pc_compile_options {
   const ptera_allocator *allocator; /* NULL: default; also frees the result */
-  bool no_fuse, no_constprop, no_dedup, no_dce, no_views;
+  bool no_fold_bn, no_fuse, no_constprop, no_dedup, no_dce, no_views;
   bool external_weights;            /* constants into a .ptd (lower.h) */
   pc_weight_keys weight_keys;
   pc_opset opset;                   /* default (0): executorch-portable */
@@ -27,7 +27,7 @@ typedef struct pc_compile_options {
 typedef struct pc_method_stats {
   char *name;
   uint32_t nodes_before, nodes_after; /* live CALL nodes */
-  pc_pass_stats passes;               /* folded, merged (+bytes), removed, views */
+  pc_pass_stats passes;               /* bn-folded, fused, folded, merged (+bytes), removed, views */
   pc_memplan_summary plan;            /* peak_bytes vs no_reuse_bytes */
 } pc_method_stats;
 

@@ -12,7 +12,8 @@ static const char help[] =
     "usage: ptera compile IN.ptg OUT.pte [options]\n"
     "\n"
     "Compiles a graph written by the Python front end (docs/PTG.md) into an\n"
-    "ExecuTorch program: linear layers for the target op set, constant\n"
+    "ExecuTorch program: batch norms folded into the convolution before them,\n"
+    "linear layers for the target op set, constant\n"
     "propagation, constant deduplication and dead-code elimination per method,\n"
     "a check that every operator left is in the target op set, then memory\n"
     "planning and emission.\n"
@@ -43,6 +44,9 @@ static const char help[] =
     "  --weight-keys fqn|hash      key of each external weight: its fully qualified\n"
     "                              name (default) or the SHA-256 hex of its bytes\n"
     "                              (needs --external-weights)\n"
+    "  --no-fold-bn                keep inference batch norms after convolutions\n"
+    "                              instead of folding them into the convolution's\n"
+    "                              weight and bias\n"
     "  --no-fuse                   leave linear layers as captured (mm/addmm of a\n"
     "                              run-time transpose): no fusion into linear, no\n"
     "                              stored transposed weights\n"
@@ -58,7 +62,7 @@ static const char help[] =
     "\n"
     "Prints per method: calls before -> after the passes (fused into linear,\n"
     "weights stored transposed, folded, merged constants / bytes, removed,\n"
-    "views elided), planned arena bytes against the bytes without memory reuse;\n"
+    "views elided, batch norms folded), planned arena bytes against the bytes without memory reuse;\n"
     "the op set; and the file sizes.\n"
     "\n"
     "Exit status: 0 on success; 1 with the error's name and message on stderr;\n"
@@ -85,6 +89,8 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->keys = argv[++i];
     } else if (strcmp(a, "--ops") == 0 && has_next) {
       o->ops = argv[++i];
+    } else if (strcmp(a, "--no-fold-bn") == 0) {
+      o->c.no_fold_bn = true;
     } else if (strcmp(a, "--no-fuse") == 0) {
       o->c.no_fuse = true;
     } else if (strcmp(a, "--no-constprop") == 0) {
@@ -215,11 +221,11 @@ static void report(const compile_opts *o, const pc_compile_result *r) {
   for (uint32_t i = 0; i < r->nmethods; i++) {
     const pc_method_stats *s = &r->methods[i];
     printf("method %s: %u -> %u nodes (fused %u, transposed %u, folded %u, merged %u constants / "
-           "%llu B, removed %u, views %u); planned %llu B (no reuse %llu B, ",
+           "%llu B, removed %u, views %u, bn-folded %u); planned %llu B (no reuse %llu B, ",
            cli_escz(s->name), s->nodes_before, s->nodes_after, s->passes.fused_nodes,
            s->passes.transposed_constants, s->passes.folded_nodes,
            s->passes.merged_constants, (unsigned long long)s->passes.merged_bytes,
-           s->passes.removed_nodes, s->passes.elided_views, (unsigned long long)s->plan.peak_bytes,
+           s->passes.removed_nodes, s->passes.elided_views, s->passes.bn_folded, (unsigned long long)s->plan.peak_bytes,
            (unsigned long long)s->plan.no_reuse_bytes);
     if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
     else printf("1.00x)\n");
