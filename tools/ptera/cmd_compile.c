@@ -34,6 +34,12 @@ static const char help[] =
     "                                executorch-optimized: adds ExecuTorch's\n"
     "                                  optimized-library operators (linear)\n"
     "                                ptera: every kernel ptera registers\n"
+    "  --backend xnnpack           lower what XNNPACK can run to the XnnpackBackend\n"
+    "                              delegate: fp32 partitions, each an XNNGraph blob\n"
+    "                              called by a DelegateCall, its weights named data\n"
+    "                              keyed by SHA-256 (in the .ptd with\n"
+    "                              --external-weights); the rest stays on the CPU\n"
+    "                              under --ops\n"
     "  --external-weights OUT.ptd  write constants (weights) to OUT.ptd instead\n"
     "                              of the .pte; run with 'ptera run --data OUT.ptd'.\n"
     "                              With fqn keys, constants without a name (e.g.\n"
@@ -63,6 +69,7 @@ static const char help[] =
     "Prints per method: calls before -> after the passes (fused into linear,\n"
     "weights stored transposed, folded, merged constants / bytes, removed,\n"
     "views elided, batch norms folded), planned arena bytes against the bytes without memory reuse;\n"
+    "with --backend, the partitions, calls delegated and calls left on the CPU;\n"
     "the op set; and the file sizes.\n"
     "\n"
     "Exit status: 0 on success; 1 with the error's name and message on stderr;\n"
@@ -70,7 +77,7 @@ static const char help[] =
 
 typedef struct compile_opts {
   const char *in, *out, *ptd;
-  const char *keys, *ops;
+  const char *keys, *ops, *backend;
   bool quiet;
   pc_compile_options c;
 } compile_opts;
@@ -89,6 +96,8 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->keys = argv[++i];
     } else if (strcmp(a, "--ops") == 0 && has_next) {
       o->ops = argv[++i];
+    } else if (strcmp(a, "--backend") == 0 && has_next) {
+      o->backend = argv[++i];
     } else if (strcmp(a, "--no-fold-bn") == 0) {
       o->c.no_fold_bn = true;
     } else if (strcmp(a, "--no-fuse") == 0) {
@@ -128,6 +137,9 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
     return cli_error(PTERA_INVALID_ARGUMENT,
                      "--ops must be 'executorch-portable', 'executorch-optimized' or 'ptera', "
                      "not '%s'", o->ops);
+  if (o->backend && strcmp(o->backend, "xnnpack") == 0) o->c.backend = PC_BACKEND_XNNPACK;
+  else if (o->backend)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--backend must be 'xnnpack', not '%s'", o->backend);
   if (o->keys && !o->ptd)
     return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys needs --external-weights OUT.ptd");
   o->c.external_weights = o->ptd != NULL;
@@ -229,6 +241,9 @@ static void report(const compile_opts *o, const pc_compile_result *r) {
            (unsigned long long)s->plan.no_reuse_bytes);
     if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
     else printf("1.00x)\n");
+    if (o->c.backend == PC_BACKEND_XNNPACK)
+      printf("method %s: xnnpack %u partitions, %u nodes delegated, %u on the CPU\n",
+             cli_escz(s->name), s->xnn.partitions, s->xnn.delegated_nodes, s->xnn.cpu_nodes);
   }
   printf("op set %s\n", pc_opset_name(o->c.opset));
   printf("wrote %s (%zu B)\n", cli_escz(o->out), r->pte_size);

@@ -1,0 +1,79 @@
+/* A method's XNNPACK partitions replaced by DelegateCalls (to_xnnpack.h):
+ *
+ *   x -> conv -> relu -> [cpu op] -> linear -> out
+ *   ==> x -> XnnpackBackend(x) -> [cpu op] -> XnnpackBackend(...) -> out
+ *
+ * The node list is rebuilt in the partitioner's schedule: each CPU call
+ * as it was, each partition as one delegate CALL whose arguments are the
+ * inputs its blob reads and then its outputs (the blob's external ids in the
+ * same order). Region markers and removed nodes are dropped. */
+#include "to_xnnpack.h"
+
+static ptera_status oom(pc_graph *g) {
+  return pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory in '%s'", g->name);
+}
+
+static ptera_status delegate_node(pc_xnn_ctx *c, const pc_part *p, pc_gnode *out) {
+  pc_graph *g = c->g;
+  uint32_t cap = p->ninputs + p->noutputs, nin = 0;
+  int32_t *args = pt_arena_array(&g->arena, cap ? cap : 1, sizeof *args, 4);
+  uint8_t *writes = pt_arena_alloc(&g->arena, cap ? cap : 1, 1);
+  if (!args || !writes) return oom(g);
+  const uint8_t *blob = NULL;
+  size_t size = 0;
+  ptera_status st = pc_xnn_build(c, p, &blob, &size, args, &nin);
+  if (st != PTERA_OK) return st;
+  uint32_t n = nin + p->noutputs;
+  for (uint32_t i = 0; i < n; i++) writes[i] = i >= nin;
+  memset(out, 0, sizeof *out);
+  out->kind = PC_N_CALL;
+  out->op = PC_XNN_BACKEND_ID;
+  out->args = args;
+  out->writes = writes;
+  out->nargs = n;
+  out->delegate = true;
+  out->blob = blob;
+  out->blob_size = size;
+  return PTERA_OK;
+}
+
+ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_stats *stats) {
+  pc_xnn_ctx c;
+  ptera_status st = pc_xnn_ctx_init(&c, g);
+  if (st != PTERA_OK) return st;
+  pc_partitioning P;
+  memset(&P, 0, sizeof P);
+  st = pc_partition(g, pc_xnn_supported, &c, NULL, &P);
+  pc_gnode *nodes = NULL;
+  if (st == PTERA_OK) {
+    nodes = pt_calloc(g->allocator, P.norder ? P.norder : 1, sizeof *nodes, 0);
+    if (!nodes) st = oom(g);
+  }
+  uint32_t delegated = 0, cpu = 0;
+  for (uint32_t i = 0; i < P.norder && st == PTERA_OK; i++) {
+    pc_unit u = P.order[i];
+    if (u >= 0) {
+      nodes[i] = g->nodes[u];
+      cpu++;
+      continue;
+    }
+    const pc_part *p = &P.parts[-1 - u];
+    st = delegate_node(&c, p, &nodes[i]);
+    delegated += p->nnodes;
+  }
+  if (st == PTERA_OK) {
+    pt_free(g->allocator, g->nodes);
+    g->nodes = nodes;
+    g->nnodes = g->nodes_cap = P.norder;
+    nodes = NULL;
+    if (stats) {
+      stats->partitions += P.nparts;
+      stats->delegated_nodes += delegated;
+      stats->cpu_nodes += cpu;
+    }
+  }
+  pt_free(g->allocator, nodes);
+  pc_partitioning_free(g, &P);
+  pc_xnn_ctx_free(&c);
+  return st;
+}
