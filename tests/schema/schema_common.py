@@ -70,7 +70,8 @@ def build_verifier(flatc, tmp):
     if not cxx:
         fail("no C++ compiler for the FlatBuffers verifier")
     d = tempfile.mkdtemp(dir=tmp)
-    schemas = [os.path.join(HERE, s) for s in ("scalar_type.fbs", "program.fbs", "flat_tensor.fbs")]
+    schemas = [os.path.join(HERE, s)
+               for s in ("scalar_type.fbs", "program.fbs", "flat_tensor.fbs", "xnnpack.fbs")]
     p = subprocess.run([flatc, "--cpp", "-o", d] + schemas, capture_output=True, text=True)
     if p.returncode != 0:
         fail("flatc --cpp: " + p.stdout + p.stderr)
