@@ -1,0 +1,233 @@
+/* pc_to_xnnpack on hand-built graphs: which calls go to the delegate, the
+ * blob each partition becomes (read back with the runtime's XNNGraph reader:
+ * transposes only at the partition's boundary, a ReLU fused into the
+ * convolution's output_min_max, external ids in DelegateCall order, weights
+ * named by their SHA-256 and laid out OHWI), and the compiled program's
+ * outputs against the same graph compiled for the CPU alone (the portable
+ * kernels as the reference). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "compile.h"
+#include "ptera/ptera.h"
+#include "sha256.h"
+
+#define IDS(...) ((const int32_t[]){__VA_ARGS__})
+#define W(...) ((const uint8_t[]){__VA_ARGS__})
+
+static int32_t fconst(pc_graph *g, uint32_t dim, const int32_t *sizes, const float *d, size_t n) {
+  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_CONST, d, n * sizeof(float), NULL);
+}
+static int32_t fact(pc_graph *g, uint32_t dim, const int32_t *sizes) {
+  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_ACTIVATION, NULL, 0, NULL);
+}
+
+/* Weights: conv 2 -> 3 channels, 3x3; linear as mm with [ic = 3*2*2, oc = 2]. */
+static float cw[3 * 2 * 3 * 3], cb[3], mw[12 * 2];
+
+static void fill(void) {
+  for (size_t i = 0; i < sizeof cw / sizeof *cw; i++) cw[i] = (float)((int)(i * 7 % 11) - 5) / 8;
+  for (size_t i = 0; i < 3; i++) cb[i] = (float)i / 4 - 0.25f;
+  for (size_t i = 0; i < sizeof mw / sizeof *mw; i++) mw[i] = (float)((int)(i * 5 % 9) - 4) / 6;
+}
+
+/* x [1,2,4,4] -> conv(pad 1) -> relu -> max_pool 2x2 -> [sin on the CPU when
+ * cpu_op] -> view [1,12] -> mm(W [12,2]) -> out [1,2]. */
+static pc_graph *build(bool cpu_op, bool weight_const) {
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = fact(g, 4, IDS(1, 2, 4, 4));
+  int32_t w = weight_const ? fconst(g, 4, IDS(3, 2, 3, 3), cw, 54) : fact(g, 4, IDS(3, 2, 3, 3));
+  int32_t b = fconst(g, 1, IDS(3), cb, 3);
+  int32_t ones = pc_graph_ints(g, (const int64_t[]){1, 1}, 2);
+  int32_t zeros = pc_graph_ints(g, (const int64_t[]){0, 0}, 2);
+  int32_t twos = pc_graph_ints(g, (const int64_t[]){2, 2}, 2);
+  int32_t f = pc_graph_bool(g, false), one = pc_graph_int(g, 1);
+  int32_t c = fact(g, 4, IDS(1, 3, 4, 4)), r = fact(g, 4, IDS(1, 3, 4, 4));
+  int32_t p = fact(g, 4, IDS(1, 3, 2, 2));
+  int32_t idx = pc_graph_tensor(g, PTERA_DTYPE_LONG, 4, IDS(1, 3, 2, 2), PC_T_ACTIVATION, NULL, 0,
+                                NULL);
+  int32_t s = cpu_op ? fact(g, 4, IDS(1, 3, 2, 2)) : p;
+  int32_t shape = pc_graph_ints(g, (const int64_t[]){1, 12}, 2);
+  int32_t v = fact(g, 2, IDS(1, 12)), m = fconst(g, 2, IDS(12, 2), mw, 24), y = fact(g, 2, IDS(1, 2));
+  int32_t ins[2] = {x, w};
+  pc_graph_call(g, "aten::convolution.out", IDS(x, w, b, ones, ones, ones, f, zeros, one, c),
+                W(0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 10);
+  pc_graph_call(g, "aten::relu.out", IDS(c, r), W(0, 1), 2);
+  pc_graph_call(g, "aten::max_pool2d_with_indices.out", IDS(r, twos, twos, zeros, ones, f, p, idx),
+                W(0, 0, 0, 0, 0, 0, 1, 1), 8);
+  if (cpu_op) pc_graph_call(g, "aten::sin.out", IDS(p, s), W(0, 1), 2);
+  pc_graph_call(g, "aten::view_copy.out", IDS(s, shape, v), W(0, 0, 1), 3);
+  pc_graph_call(g, "aten::mm.out", IDS(v, m, y), W(0, 0, 1), 3);
+  CHECK(pc_graph_set_inputs(g, ins, weight_const ? 1 : 2) == PTERA_OK);
+  CHECK(pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
+  return g;
+}
+
+static uint32_t count_kind(const pf_xnn_graph *x, uint8_t kind) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < x->nnodes; i++) n += x->nodes[i].kind == kind;
+  return n;
+}
+
+static const pf_xnn_node *find_kind(const pf_xnn_graph *x, uint8_t kind) {
+  for (uint32_t i = 0; i < x->nnodes; i++)
+    if (x->nodes[i].kind == kind) return &x->nodes[i];
+  return NULL;
+}
+
+/* The delegate node's blob and DelegateCall arguments agree. */
+static void check_externals(const pc_graph *g, const pc_gnode *n, const pf_xnn_graph *x) {
+  CHECK(x->num_externs == n->nargs);
+  uint32_t seen = 0;
+  for (uint32_t i = 0; i < x->nvalues; i++) {
+    const pf_xnn_value *v = &x->values[i];
+    if (!v->flags) continue;
+    seen++;
+    CHECK(v->external_id < n->nargs);
+    if (v->external_id >= n->nargs) continue;
+    CHECK(((v->flags & PF_XNN_VALUE_OUTPUT) != 0) == (n->writes[v->external_id] != 0));
+    const pc_gtensor *t = &g->values[n->args[v->external_id]].u.t;
+    CHECK(v->ndims == t->dim);
+    for (uint32_t d = 0; d < t->dim && d < v->ndims; d++) CHECK(v->dims[d] == (uint32_t)t->sizes[d]);
+  }
+  CHECK(seen == n->nargs);
+}
+
+static void test_one_partition(void) {
+  pc_graph *g = build(false, true);
+  pc_xnn_stats st = {0};
+  CHECK(pc_to_xnnpack(g, &st) == PTERA_OK);
+  CHECK(st.partitions == 1 && st.delegated_nodes == 5 && st.cpu_nodes == 0);
+  CHECK(g->nnodes == 1 && g->nodes[0].delegate && strcmp(g->nodes[0].op, "XnnpackBackend") == 0);
+  const pc_gnode *n = &g->nodes[0];
+  CHECK(n->nargs == 2 && n->args[0] == g->inputs[0] && n->args[1] == g->outputs[0]);
+  pt_arena a;
+  pt_arena_init(&a, NULL);
+  pf_xnn_graph x;
+  pt_err e;
+  CHECK(pf_xnn_parse(n->blob, n->blob_size, &a, &x, &e) == PTERA_OK);
+  check_externals(g, n, &x);
+  /* NCHW -> NHWC before the convolution, NHWC -> NCHW before the reshape;
+   * the ReLU is the convolution's clamp. */
+  CHECK(x.nnodes == 6);
+  CHECK(count_kind(&x, PF_XNN_STATIC_TRANSPOSE) == 2 && count_kind(&x, PF_XNN_CLAMP) == 0);
+  const pf_xnn_node *conv = find_kind(&x, PF_XNN_CONV2D), *fc = find_kind(&x, PF_XNN_FULLY_CONNECTED);
+  CHECK(conv && conv->has_min_max && conv->out_min == 0.0f && isinf(conv->out_max));
+  CHECK(fc && fc->flags == PF_XNN_FLAG_TRANSPOSE_WEIGHTS && fc->in[2] == PF_XNN_NONE);
+  CHECK(find_kind(&x, PF_XNN_MAX_POOL) && find_kind(&x, PF_XNN_STATIC_RESHAPE));
+  if (conv) {
+    /* The filter: OHWI, named by the SHA-256 of those bytes, in g->named. */
+    const pf_xnn_value *f = &x.values[conv->in[1]];
+    CHECK(f->ndims == 4 && f->dims[0] == 3 && f->dims[1] == 3 && f->dims[2] == 3 && f->dims[3] == 2);
+    float ohwi[54];
+    for (int o = 0; o < 3; o++)
+      for (int i = 0; i < 2; i++)
+        for (int h = 0; h < 3; h++)
+          for (int w = 0; w < 3; w++) ohwi[((o * 3 + h) * 3 + w) * 2 + i] = cw[((o * 2 + i) * 3 + h) * 3 + w];
+    char hex[65];
+    pc_sha256_hex(ohwi, sizeof ohwi, hex);
+    const pf_xnn_const *k = f->constant_idx < x.nconsts ? &x.consts[f->constant_idx] : NULL;
+    CHECK(k && k->named && k->key.len == 64 && memcmp(k->key.ptr, hex, 64) == 0 && k->size == sizeof ohwi);
+    bool found = false;
+    for (uint32_t i = 0; i < g->nnamed; i++)
+      if (strcmp(g->named[i].key, hex) == 0)
+        found = g->named[i].nbytes == sizeof ohwi && memcmp(g->named[i].data, ohwi, sizeof ohwi) == 0;
+    CHECK(found);
+    CHECK(g->nnamed == 3); /* filter, bias, mm weight */
+  }
+  pt_arena_release(&a);
+  pc_graph_free(g);
+}
+
+/* A CPU call in the middle: two partitions, each NCHW at its boundary. */
+static void test_split(void) {
+  pc_graph *g = build(true, true);
+  pc_xnn_stats st = {0};
+  CHECK(pc_to_xnnpack(g, &st) == PTERA_OK);
+  CHECK(st.partitions == 2 && st.delegated_nodes == 5 && st.cpu_nodes == 1);
+  CHECK(g->nnodes == 3 && g->nodes[0].delegate && !g->nodes[1].delegate && g->nodes[2].delegate);
+  CHECK(strcmp(g->nodes[1].op, "aten::sin.out") == 0);
+  /* The first delegate's output is the CPU call's input; the second reads
+   * the CPU call's output. */
+  CHECK(g->nodes[0].nargs == 2 && g->nodes[0].args[1] == g->nodes[1].args[0]);
+  CHECK(g->nodes[2].nargs == 2 && g->nodes[2].args[0] == g->nodes[1].args[1]);
+  for (int k = 0; k < 3; k += 2) {
+    pt_arena a;
+    pt_arena_init(&a, NULL);
+    pf_xnn_graph x;
+    pt_err e;
+    CHECK(pf_xnn_parse(g->nodes[k].blob, g->nodes[k].blob_size, &a, &x, &e) == PTERA_OK);
+    check_externals(g, &g->nodes[k], &x);
+    CHECK(count_kind(&x, PF_XNN_STATIC_TRANSPOSE) == (k == 0 ? 2u : 0u));
+    pt_arena_release(&a);
+  }
+  pc_graph_free(g);
+}
+
+/* A weight that is a method input: the convolution stays on the CPU, and
+ * only it. */
+static void test_rejected(void) {
+  pc_graph *g = build(false, false);
+  pc_xnn_stats st = {0};
+  CHECK(pc_to_xnnpack(g, &st) == PTERA_OK);
+  CHECK(st.cpu_nodes == 1 && st.delegated_nodes == 4 && st.partitions == 1);
+  CHECK(g->nnodes == 2 && strcmp(g->nodes[0].op, "aten::convolution.out") == 0 && g->nodes[1].delegate);
+  pc_graph_free(g);
+}
+
+static bool run(bool cpu_op, pc_backend backend, float *out) {
+  pc_graph *g = build(cpu_op, true);
+  pc_module mod = {&g, 1, NULL};
+  pc_compile_options o;
+  memset(&o, 0, sizeof o);
+  o.backend = backend;
+  pc_compile_result r;
+  pt_err e;
+  ptera_status st = pc_compile(&mod, &o, &r, &e);
+  CHECK(st == PTERA_OK);
+  if (st != PTERA_OK) {
+    fprintf(stderr, "compile: %s\n", e.msg);
+    pc_graph_free(g);
+    return false;
+  }
+  ptera_program *prog = NULL;
+  ptera_method *m = NULL;
+  bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
+            ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK;
+  CHECK(ok);
+  float x[32];
+  for (int i = 0; i < 32; i++) x[i] = (float)((i * 13) % 17 - 8) / 5;
+  ok = ok && ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 4, IDS(1, 2, 4, 4), x, sizeof x) ==
+                 PTERA_OK &&
+       ptera_method_execute(m) == PTERA_OK;
+  CHECK(ok);
+  const ptera_value *y = ok ? ptera_method_output(m, 0) : NULL;
+  ok = y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 2;
+  CHECK(ok);
+  if (ok) memcpy(out, y->u.tensor->data, 2 * sizeof *out);
+  ptera_method_destroy(m);
+  ptera_program_destroy(prog);
+  pc_compile_result_free(&r);
+  pc_graph_free(g);
+  return ok;
+}
+
+static void test_against_cpu(void) {
+  for (int cpu_op = 0; cpu_op < 2; cpu_op++) {
+    float want[2], got[2];
+    if (!run(cpu_op, PC_BACKEND_NONE, want) || !run(cpu_op, PC_BACKEND_XNNPACK, got)) continue;
+    for (int i = 0; i < 2; i++) CHECK(fabsf(got[i] - want[i]) <= 1e-5f * (1 + fabsf(want[i])));
+    CHECK(want[0] != 0 || want[1] != 0);
+  }
+}
+
+int main(void) {
+  fill();
+  test_one_partition();
+  test_split();
+  test_rejected();
+  test_against_cpu();
+  return check_summary("test_to_xnnpack");
+}
