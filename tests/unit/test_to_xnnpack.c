@@ -223,11 +223,55 @@ static void test_against_cpu(void) {
   }
 }
 
+/* A dynamic-bound batch: x [<=4, 12] -> mm -> relu -> y [<=4, 2]; the blob
+ * carries the bounds, and a run with 3 rows resizes the output. */
+static void test_bounded(void) {
+  float want[3][2], got[3][2], x[3 * 12];
+  for (int i = 0; i < 36; i++) x[i] = (float)((i * 11) % 13 - 6) / 4;
+  for (int backend = 0; backend < 2; backend++) {
+    pc_graph *g = pc_graph_new(NULL, "forward");
+    int32_t in = fact(g, 2, IDS(4, 12)), w = fconst(g, 2, IDS(12, 2), mw, 24);
+    int32_t t = fact(g, 2, IDS(4, 2)), y = fact(g, 2, IDS(4, 2));
+    g->values[in].u.t.dynamism = g->values[t].u.t.dynamism = g->values[y].u.t.dynamism = 1;
+    pc_graph_call(g, "aten::mm.out", IDS(in, w, t), W(0, 0, 1), 3);
+    pc_graph_call(g, "aten::relu.out", IDS(t, y), W(0, 1), 2);
+    CHECK(pc_graph_set_inputs(g, &in, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
+    pc_module mod = {&g, 1, NULL};
+    pc_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.backend = backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE;
+    pc_compile_result r;
+    pt_err e;
+    CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+    CHECK(r.methods[0].xnn.delegated_nodes == (backend ? 2u : 0u));
+    ptera_program *prog = NULL;
+    ptera_method *m = NULL;
+    bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
+              ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
+              ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, IDS(3, 12), x, sizeof x) ==
+                  PTERA_OK &&
+              ptera_method_execute(m) == PTERA_OK;
+    CHECK(ok);
+    const ptera_value *v = ok ? ptera_method_output(m, 0) : NULL;
+    ok = v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 6 && v->u.tensor->dim == 2 &&
+         v->u.tensor->sizes[0] == 3;
+    CHECK(ok);
+    if (ok) memcpy(backend ? got : want, v->u.tensor->data, sizeof got);
+    ptera_method_destroy(m);
+    ptera_program_destroy(prog);
+    pc_compile_result_free(&r);
+    pc_graph_free(g);
+  }
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 2; j++) CHECK(fabsf(got[i][j] - want[i][j]) <= 1e-5f * (1 + fabsf(want[i][j])));
+}
+
 int main(void) {
   fill();
   test_one_partition();
   test_split();
   test_rejected();
   test_against_cpu();
+  test_bounded();
   return check_summary("test_to_xnnpack");
 }
