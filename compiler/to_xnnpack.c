@@ -6,7 +6,9 @@
  * The node list is rebuilt in the partitioner's schedule: each CPU call
  * as it was, each partition as one delegate CALL whose arguments are the
  * inputs its blob reads and then its outputs (the blob's external ids in the
- * same order). Region markers and removed nodes are dropped. */
+ * same order). Region markers and removed nodes are dropped. With several
+ * partitions, a first build learns which values can cross between them in
+ * NHWC (mark_handoffs), and the partitions are built again. */
 #include "to_xnnpack.h"
 
 static ptera_status oom(pc_graph *g) {
@@ -37,6 +39,38 @@ static ptera_status delegate_node(pc_xnn_ctx *c, const pc_part *p, pc_gnode *out
   return PTERA_OK;
 }
 
+/* Marks the values that cross between partitions in NHWC (to_xnnpack.h):
+ * 4-D, written in NHWC by a partition, read by no CPU call, no method
+ * output or alias, and wanted in NHWC by a partition that reads it. Their
+ * tensors get dim order 0,2,3,1. Returns how many. */
+static uint32_t mark_handoffs(pc_xnn_ctx *c, const pc_partitioning *P) {
+  pc_graph *g = c->g;
+  uint8_t *cpu_read = c->handoff; /* scratch first: read by a CPU call */
+  for (uint32_t k = 0; k < g->nnodes; k++) {
+    const pc_gnode *n = &g->nodes[k];
+    if (n->removed || n->kind != PC_N_CALL || P->part[k] >= 0) continue;
+    for (uint32_t a = 0; a < n->nargs; a++) {
+      const pc_gvalue *x = &g->values[n->args[a]];
+      cpu_read[n->args[a]] = 1;
+      if (x->kind == PC_G_TENSORS || x->kind == PC_G_OPT_TENSORS)
+        for (uint32_t i = 0; i < x->u.tensors.len; i++)
+          if (x->u.tensors.ids[i] >= 0) cpu_read[x->u.tensors.ids[i]] = 1;
+    }
+  }
+  uint32_t n = 0;
+  for (uint32_t v = 0; v < g->nvalues; v++) {
+    bool h = !cpu_read[v] && c->native[v] == 1 && c->wants_nhwc[v] && !c->m.is_output[v] &&
+             g->values[v].kind == PC_G_TENSOR && g->values[v].u.t.dim == 4 &&
+             c->m.class_size[pc_graph_alias_root(g, v)] == 1;
+    c->handoff[v] = h;
+    if (!h) continue;
+    static const uint8_t nhwc[4] = {0, 2, 3, 1};
+    memcpy(g->values[v].u.t.dim_order, nhwc, sizeof nhwc);
+    n++;
+  }
+  return n;
+}
+
 ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_stats *stats) {
   pc_xnn_ctx c;
   ptera_status st = pc_xnn_ctx_init(&c, g);
@@ -49,6 +83,13 @@ ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_stats *stats) {
     nodes = pt_calloc(g->allocator, P.norder ? P.norder : 1, sizeof *nodes, 0);
     if (!nodes) st = oom(g);
   }
+  /* A first build of every partition learns the layouts; with values to
+   * hand over in NHWC, the partitions are built again. */
+  for (uint32_t i = 0; P.nparts > 1 && i < P.nparts && st == PTERA_OK; i++) {
+    pc_gnode scratch;
+    st = delegate_node(&c, &P.parts[i], &scratch);
+  }
+  uint32_t handoffs = st == PTERA_OK && P.nparts > 1 ? mark_handoffs(&c, &P) : 0;
   uint32_t delegated = 0, cpu = 0;
   for (uint32_t i = 0; i < P.norder && st == PTERA_OK; i++) {
     pc_unit u = P.order[i];
@@ -67,6 +108,7 @@ ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_stats *stats) {
     g->nnodes = g->nodes_cap = P.norder;
     nodes = NULL;
     if (stats) {
+      stats->nhwc_handoffs += handoffs;
       stats->partitions += P.nparts;
       stats->delegated_nodes += delegated;
       stats->cpu_nodes += cpu;

@@ -48,7 +48,15 @@
 typedef struct pc_xnn_ctx {
   pc_graph *g;
   pc_mutation m;
-  uint32_t *reads; /* per value: how many times live calls read it */
+  uint32_t *reads;  /* per value: how many times live calls read it */
+  /* Per value, filled by pc_xnn_build: the layout (0 NCHW, 1 NHWC) a
+   * partition wrote it in (-1: none), and whether a partition reading it
+   * from outside wanted it in NHWC. */
+  int8_t *native;
+  uint8_t *wants_nhwc;
+  /* Per value, set by the caller before building (or all 0): the value
+   * crosses between partitions in NHWC. */
+  uint8_t *handoff;
 } pc_xnn_ctx;
 
 PT_FUNC ptera_status pc_xnn_ctx_init(pc_xnn_ctx *c, pc_graph *g);
@@ -68,6 +76,7 @@ typedef struct pc_xnn_stats {
   uint32_t partitions;
   uint32_t delegated_nodes; /* calls now inside a delegate */
   uint32_t cpu_nodes;       /* calls left on the CPU */
+  uint32_t nhwc_handoffs;   /* values passed between partitions in NHWC */
 } pc_xnn_stats;
 
 /* Partitions g for XNNPACK and replaces each partition by a DelegateCall

@@ -155,13 +155,18 @@ static int32_t get(xb *b, int32_t v, int l) {
   } else if (b->id[!l][v] >= 0) {
     id = transpose(b, b->id[!l][v], t, l);
     if (id < 0) return oom(b), -1;
-  } else if (b->input[v] && l == NCHW) {
-    id = new_value(b, t, NCHW);
+  } else if (b->input[v]) {
+    /* It arrives in NCHW, or in NHWC when it crosses between partitions so. */
+    int arrives = b->c->handoff[v] ? NHWC : NCHW;
+    if (l == NHWC) b->c->wants_nhwc[v] = 1;
+    if (l != arrives) {
+      if (get(b, v, arrives) < 0) return -1;
+      return get(b, v, l);
+    }
+    id = new_value(b, t, l);
     if (id < 0) return oom(b), -1;
     b->vals[id].flags = PF_XNN_VALUE_INPUT;
-  } else if (b->input[v]) {
-    if (get(b, v, NCHW) < 0) return -1;
-    return get(b, v, l);
+    b->native[v] = (int8_t)l;
   } else {
     fail(b, "a value is read before the partition writes it", v);
     return -1;
@@ -178,6 +183,7 @@ static int32_t put(xb *b, int32_t v, int l) {
   if (id < 0) return oom(b), -1;
   b->id[l][v] = id;
   b->native[v] = (int8_t)l;
+  b->c->native[v] = (int8_t)l;
   return id;
 }
 
@@ -314,7 +320,7 @@ static ptera_status clamp(xb *b, const pc_gnode *gn, float lo, float hi) {
     if (hi < n->out_max) n->out_max = hi;
     b->id[NCHW][y] = b->id[NCHW][x];
     b->id[NHWC][y] = b->id[NHWC][x];
-    b->native[y] = b->native[x];
+    b->native[y] = b->c->native[y] = b->native[x];
     b->fusable[y] = f;
     return PTERA_OK;
   }
@@ -499,7 +505,7 @@ static ptera_status node(xb *b, const pc_gnode *gn) {
 static ptera_status externals(xb *b, const pc_part *p, int32_t *args, uint32_t *nin) {
   uint32_t k = 0;
   for (uint32_t i = 0; i < p->ninputs; i++) {
-    int32_t v = p->inputs[i], id = b->id[NCHW][v];
+    int32_t v = p->inputs[i], id = b->id[b->c->handoff[v] ? NHWC : NCHW][v];
     if (id < 0 || !(b->vals[id].flags & PF_XNN_VALUE_INPUT)) continue; /* unread */
     b->vals[id].external_id = k;
     args[k++] = v;
@@ -507,10 +513,10 @@ static ptera_status externals(xb *b, const pc_part *p, int32_t *args, uint32_t *
   *nin = k;
   for (uint32_t i = 0; i < p->noutputs; i++) {
     int32_t v = p->outputs[i];
-    if (tensor_of(b->g, v)->dim == 4 && b->id[NCHW][v] < 0 && b->id[NHWC][v] >= 0 &&
-        get(b, v, NCHW) < 0)
+    int l = b->c->handoff[v] ? NHWC : NCHW;
+    if (tensor_of(b->g, v)->dim == 4 && b->id[l][v] < 0 && b->id[!l][v] >= 0 && get(b, v, l) < 0)
       return b->g->err.status;
-    int32_t id = b->id[NCHW][v];
+    int32_t id = b->id[l][v];
     if (id < 0) return fail(b, "a partition output is never written", v);
     if (b->vals[id].flags) return fail(b, "a delegate output is also an input or output", v);
     b->vals[id].flags = PF_XNN_VALUE_OUTPUT;

@@ -7,7 +7,14 @@ ptera_status pc_xnn_ctx_init(pc_xnn_ctx *c, pc_graph *g) {
   c->g = g;
   ptera_status st = pc_mutation_analyze(g, &c->m);
   if (st != PTERA_OK) return st;
-  c->reads = pt_calloc(g->allocator, g->nvalues ? g->nvalues : 1, sizeof *c->reads, 0);
+  size_t nv = g->nvalues ? g->nvalues : 1;
+  c->reads = pt_calloc(g->allocator, nv, sizeof *c->reads + 3, 0);
+  if (c->reads) {
+    c->native = (int8_t *)(c->reads + nv);
+    c->wants_nhwc = (uint8_t *)c->native + nv;
+    c->handoff = c->wants_nhwc + nv;
+    memset(c->native, 0xff, nv);
+  }
   if (!c->reads) {
     pc_mutation_free(g, &c->m);
     return pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory in '%s'", g->name);

@@ -215,8 +215,10 @@ def check_xnn(name, raw, prog, flatc, tmp, ptd=None, ptd_raw=None):
                     continue
                 t = values[args[eid]]
                 if check(t.get("val_type") == "Tensor", "%s: arg %d is not a Tensor" % (tag, eid)):
-                    check(v.get("dims") == (t["val"].get("sizes") or [1]),
-                          "%s: external %d dims %r, tensor sizes %r" % (tag, eid, v.get("dims"), t["val"].get("sizes")))
+                    sz, order = t["val"].get("sizes") or [], t["val"].get("dim_order") or []
+                    mem = [sz[d] for d in order if d < len(sz)] or [1]  # memory order (XNNPACK.md 7)
+                    check(v.get("dims") == mem, "%s: external %d dims %r, tensor sizes %r in dim order %r"
+                          % (tag, eid, v.get("dims"), sz, order))
             cd = g.get("constant_data", [])
             check(cd and cd[0].get("named_key") == "", tag + ": constant_data[0] is not the reserved entry")
             for j, e in enumerate(cd[1:], 1):

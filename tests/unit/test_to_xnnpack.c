@@ -266,6 +266,88 @@ static void test_bounded(void) {
     for (int j = 0; j < 2; j++) CHECK(fabsf(got[i][j] - want[i][j]) <= 1e-5f * (1 + fabsf(want[i][j])));
 }
 
+/* x -> conv1 -> c1 -> conv2 -> c2 -> [sin, CPU] -> s -> conv3 -> d; y = d + c1.
+ * Partitions {conv1, conv2} and {conv3, add}: c1 crosses between them in
+ * NHWC (only partitions read it), so neither side transposes it. */
+static pc_graph *handoff_graph(void) {
+  static const float k[4] = {0.5f, -1, 0.25f, 2}, k2[4] = {1, 0.5f, -0.5f, 1}, k3[4] = {-1, 1, 2, 0.5f};
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = fact(g, 4, IDS(1, 2, 3, 3)), c1 = fact(g, 4, IDS(1, 2, 3, 3));
+  int32_t c2 = fact(g, 4, IDS(1, 2, 3, 3)), s = fact(g, 4, IDS(1, 2, 3, 3));
+  int32_t d = fact(g, 4, IDS(1, 2, 3, 3)), y = fact(g, 4, IDS(1, 2, 3, 3));
+  int32_t w1 = fconst(g, 4, IDS(2, 2, 1, 1), k, 4), w2 = fconst(g, 4, IDS(2, 2, 1, 1), k2, 4);
+  int32_t w3 = fconst(g, 4, IDS(2, 2, 1, 1), k3, 4), none = pc_graph_none(g);
+  int32_t ones = pc_graph_ints(g, (const int64_t[]){1, 1}, 2);
+  int32_t zeros = pc_graph_ints(g, (const int64_t[]){0, 0}, 2);
+  int32_t f = pc_graph_bool(g, false), one = pc_graph_int(g, 1);
+  const int32_t conv[3][3] = {{x, w1, c1}, {c1, w2, c2}, {s, w3, d}};
+  for (int i = 0; i < 3; i++) {
+    pc_graph_call(g, "aten::convolution.out",
+                  IDS(conv[i][0], conv[i][1], none, ones, zeros, ones, f, zeros, one, conv[i][2]),
+                  W(0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 10);
+    if (i == 1) pc_graph_call(g, "aten::sin.out", IDS(c2, s), W(0, 1), 2);
+  }
+  pc_graph_call(g, "aten::add.out", IDS(d, c1, one, y), W(0, 0, 0, 1), 4);
+  CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
+  return g;
+}
+
+static void test_handoff(void) {
+  pc_graph *g = handoff_graph();
+  int32_t c1 = g->nodes[0].args[9];
+  pc_xnn_stats st = {0};
+  CHECK(pc_to_xnnpack(g, &st) == PTERA_OK);
+  CHECK(st.partitions == 2 && st.cpu_nodes == 1 && st.nhwc_handoffs == 1);
+  const uint8_t *order = g->values[c1].u.t.dim_order;
+  CHECK(order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1);
+  uint32_t transposes = 0;
+  for (uint32_t k = 0; k < g->nnodes; k++) {
+    if (!g->nodes[k].delegate) continue;
+    pt_arena a;
+    pt_arena_init(&a, NULL);
+    pf_xnn_graph x;
+    pt_err e;
+    CHECK(pf_xnn_parse(g->nodes[k].blob, g->nodes[k].blob_size, &a, &x, &e) == PTERA_OK);
+    transposes += count_kind(&x, PF_XNN_STATIC_TRANSPOSE);
+    for (uint32_t i = 0; i < x.nvalues; i++) /* c1 crosses as [N, H, W, C] = [1, 3, 3, 2] */
+      if (x.values[i].flags && g->nodes[k].args[x.values[i].external_id] == c1)
+        CHECK(x.values[i].dims[1] == 3 && x.values[i].dims[3] == 2);
+    pt_arena_release(&a);
+  }
+  CHECK(transposes == 4); /* x in, c2 out; s in, y out */
+  pc_graph_free(g);
+  /* And the program computes what the CPU alone does. */
+  float got[18], want[18], xin[18];
+  for (int i = 0; i < 18; i++) xin[i] = (float)(i % 7) / 3 - 1;
+  for (int backend = 0; backend < 2; backend++) {
+    g = handoff_graph();
+    pc_module mod = {&g, 1, NULL};
+    pc_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.backend = backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE;
+    pc_compile_result r;
+    pt_err e;
+    CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+    ptera_program *prog = NULL;
+    ptera_method *m = NULL;
+    bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
+              ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
+              ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 4, IDS(1, 2, 3, 3), xin,
+                                            sizeof xin) == PTERA_OK &&
+              ptera_method_execute(m) == PTERA_OK;
+    CHECK(ok);
+    const ptera_value *v = ok ? ptera_method_output(m, 0) : NULL;
+    ok = v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 18;
+    CHECK(ok);
+    if (ok) memcpy(backend ? got : want, v->u.tensor->data, sizeof got);
+    ptera_method_destroy(m);
+    ptera_program_destroy(prog);
+    pc_compile_result_free(&r);
+    pc_graph_free(g);
+  }
+  for (int i = 0; i < 18; i++) CHECK(fabsf(got[i] - want[i]) <= 1e-5f * (1 + fabsf(want[i])));
+}
+
 int main(void) {
   fill();
   test_one_partition();
@@ -273,5 +355,6 @@ int main(void) {
   test_rejected();
   test_against_cpu();
   test_bounded();
+  test_handoff();
   return check_summary("test_to_xnnpack");
 }
