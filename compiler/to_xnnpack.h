@@ -8,8 +8,10 @@
  *   linear (constant [oc, ic] weight) -> FullyConnected;
  *   mm / addmm (constant [ic, oc] weight, addmm: constant [oc] bias, beta =
  *     alpha = 1) -> FullyConnected with TRANSPOSE_WEIGHTS      (bounded shapes too)
- *   add / sub (alpha 1), mul, div (no rounding mode) -> binary, broadcasting
- *                                                               (bounded shapes too)
+ *   add / sub (alpha 1), mul, div (no rounding mode) -> binary, broadcasting;
+ *     their .Scalar_out forms -> binary with a [1] constant   (bounded shapes too)
+ *   pow(x, 2) -> Square; clone -> Copy                         (bounded shapes too)
+ *   slice_copy (step 1) -> StaticSlice
  *   relu, hardtanh, clamp (scalar bounds) -> Clamp, or fused into the
  *     output_min_max of the convolution / fully connected / binary node
  *     before it when that node's result has no other reader  (bounded shapes too)

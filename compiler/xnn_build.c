@@ -457,6 +457,57 @@ static ptera_status two_operand(xb *b, const pc_gnode *gn, uint8_t kind) {
   return finish(b, n, gn->args[2], NCHW, false);
 }
 
+/* x op s for a number s (add/sub: s * alpha) as a binary node with a [1]
+ * constant. */
+static ptera_status scalar_binary(xb *b, const pc_gnode *gn, uint8_t kind, bool alpha) {
+  const pc_graph *g = b->g;
+  int32_t x = gn->args[0];
+  int l = operand_layout(b, x);
+  float *d = (float *)scratch_copy(b, sizeof(float));
+  if (!d) return oom(b);
+  *d = (float)(scalar(g, gn->args[1], 0) * (alpha ? scalar(g, gn->args[2], 1) : 1));
+  pc_gtensor one;
+  memset(&one, 0, sizeof one);
+  one.dtype = PTERA_DTYPE_FLOAT;
+  one.dim = 1;
+  one.sizes[0] = 1;
+  one.nbytes = sizeof(float);
+  int32_t in = get(b, x, l), c = in < 0 ? -1 : const_value(b, &one, NCHW, (const uint8_t *)d);
+  if (in < 0) return g->err.status;
+  if (c < 0) return oom(b);
+  pc_xnn_node_desc *n = new_node(b, kind);
+  if (!n) return oom(b);
+  n->in[0] = (uint32_t)in;
+  n->in[1] = (uint32_t)c;
+  return finish(b, n, gn->args[gn->nargs - 1], l, true);
+}
+
+static ptera_status slice(xb *b, const pc_gnode *gn) {
+  const pc_graph *g = b->g;
+  const pc_gtensor *x = tensor_of(g, gn->args[0]), *y = tensor_of(g, gn->args[5]);
+  int32_t in = get(b, gn->args[0], NCHW);
+  if (in < 0) return g->err.status;
+  uint32_t *v = pt_arena_array(&b->g->arena, 2 * (size_t)x->dim, sizeof *v, 4);
+  pc_xnn_node_desc *n = v ? new_node(b, PF_XNN_STATIC_SLICE) : NULL;
+  if (!n) return oom(b);
+  int64_t d = g->values[gn->args[1]].u.i, start = 0;
+  if (d < 0) d += x->dim;
+  if (g->values[gn->args[2]].kind == PC_G_INT) start = g->values[gn->args[2]].u.i;
+  if (start < 0) start += x->sizes[d];
+  if (start < 0) start = 0;
+  for (uint32_t i = 0; i < x->dim; i++) {
+    v[i] = i == (uint32_t)d ? (uint32_t)start : 0;
+    v[x->dim + i] = (uint32_t)y->sizes[i];
+  }
+  n->p[0] = x->dim;
+  n->v0 = v;
+  n->n0 = x->dim;
+  n->v1 = v + x->dim;
+  n->n1 = x->dim;
+  n->in[0] = (uint32_t)in;
+  return finish(b, n, gn->args[5], NCHW, false);
+}
+
 static ptera_status node(xb *b, const pc_gnode *gn) {
   const pc_graph *g = b->g;
   const char *op = gn->op;
@@ -478,6 +529,13 @@ static ptera_status node(xb *b, const pc_gnode *gn) {
     if (strcmp(op, binaries[i].op) == 0) return binary(b, gn, binaries[i].kind);
   for (size_t i = 0; i < sizeof unaries / sizeof *unaries; i++)
     if (strcmp(op, unaries[i].op) == 0) return unary(b, gn, unaries[i].kind);
+  if (strcmp(op, "aten::add.Scalar_out") == 0) return scalar_binary(b, gn, PF_XNN_ADD, true);
+  if (strcmp(op, "aten::sub.Scalar_out") == 0) return scalar_binary(b, gn, PF_XNN_SUBTRACT, true);
+  if (strcmp(op, "aten::mul.Scalar_out") == 0) return scalar_binary(b, gn, PF_XNN_MULTIPLY, false);
+  if (strcmp(op, "aten::div.Scalar_out") == 0) return scalar_binary(b, gn, PF_XNN_DIV, false);
+  if (strcmp(op, "aten::pow.Tensor_Scalar_out") == 0) return unary(b, gn, PF_XNN_SQUARE);
+  if (strcmp(op, "aten::clone.out") == 0) return unary(b, gn, PF_XNN_COPY);
+  if (strcmp(op, "aten::slice_copy.Tensor_out") == 0) return slice(b, gn);
   if (strcmp(op, "aten::relu.out") == 0) return clamp(b, gn, 0.0f, INFINITY);
   if (strcmp(op, "aten::hardtanh.out") == 0 || strcmp(op, "aten::clamp.out") == 0)
     return clamp(b, gn, (float)scalar(g, gn->args[1], -INFINITY),

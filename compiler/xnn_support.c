@@ -287,6 +287,34 @@ static bool cat(const pc_xnn_ctx *c, const pc_gnode *n) {
   return true;
 }
 
+/* add/sub.Scalar_out(x, s, alpha), mul/div.Scalar_out(x, s): a float x and
+ * a number. */
+static bool scalar_binary(const pc_xnn_ctx *c, const pc_gnode *n, bool alpha) {
+  const pc_graph *g = c->g;
+  pc_gkind k = g->values[n->args[1]].kind, ka = alpha ? g->values[n->args[2]].kind : PC_G_INT;
+  return n->nargs == (alpha ? 4u : 3u) && (k == PC_G_INT || k == PC_G_DOUBLE) &&
+         (ka == PC_G_INT || ka == PC_G_DOUBLE) && unary(c, n, n->nargs);
+}
+
+/* slice_copy.Tensor_out(x, dim, start, end, step 1): a static window. */
+static bool slice(const pc_xnn_ctx *c, const pc_gnode *n) {
+  const pc_graph *g = c->g;
+  int64_t d, step = 1;
+  if (n->nargs != 6 || !f32(g, n->args[0], false) || !fresh_out(c, n->args[5], false) ||
+      !int_of(g, n->args[1], &d) || (!is_none(g, n->args[4]) && !int_of(g, n->args[4], &step)) ||
+      step != 1 || (!is_none(g, n->args[2]) && g->values[n->args[2]].kind != PC_G_INT))
+    return false;
+  const pc_gtensor *x = tensor_of(g, n->args[0]), *y = tensor_of(g, n->args[5]);
+  if (x->dim != y->dim || d < -(int64_t)x->dim || d >= (int64_t)x->dim) return false;
+  if (d < 0) d += x->dim;
+  int64_t start = is_none(g, n->args[2]) ? 0 : g->values[n->args[2]].u.i;
+  if (start < 0) start += x->sizes[d];
+  if (start < 0) start = 0;
+  for (uint32_t i = 0; i < x->dim; i++)
+    if (i != (uint32_t)d && x->sizes[i] != y->sizes[i]) return false;
+  return start + y->sizes[d] <= x->sizes[d];
+}
+
 static bool gelu(const pc_xnn_ctx *c, const pc_gnode *n) {
   const pc_gvalue *a = &c->g->values[n->args[1]];
   return unary(c, n, 3) && a->kind == PC_G_STRING && strcmp(a->u.str, "none") == 0;
@@ -316,6 +344,20 @@ bool pc_xnn_supported(void *ctx, const pc_graph *g, uint32_t node) {
   for (size_t i = 0; i < sizeof unaries / sizeof *unaries; i++)
     if (strcmp(op, unaries[i]) == 0) return unary(c, n, 2);
   if (strcmp(op, "aten::gelu.out") == 0) return gelu(c, n);
+  if (strcmp(op, "aten::add.Scalar_out") == 0 || strcmp(op, "aten::sub.Scalar_out") == 0)
+    return scalar_binary(c, n, true);
+  if (strcmp(op, "aten::mul.Scalar_out") == 0 || strcmp(op, "aten::div.Scalar_out") == 0)
+    return scalar_binary(c, n, false);
+  if (strcmp(op, "aten::pow.Tensor_Scalar_out") == 0) {
+    const pc_gvalue *e = &g->values[n->args[1]];
+    return unary(c, n, 3) && ((e->kind == PC_G_INT && e->u.i == 2) ||
+                              (e->kind == PC_G_DOUBLE && e->u.d == 2.0));
+  }
+  if (strcmp(op, "aten::clone.out") == 0) {
+    int64_t mf = 0;
+    return unary(c, n, 3) && (is_none(g, n->args[1]) || (int_of(g, n->args[1], &mf) && mf <= 1));
+  }
+  if (strcmp(op, "aten::slice_copy.Tensor_out") == 0) return slice(c, n);
   if (strcmp(op, "aten::max_pool2d_with_indices.out") == 0) return pool(c, n, true);
   if (strcmp(op, "aten::avg_pool2d.out") == 0) return pool(c, n, false);
   if (strcmp(op, "aten::mean.out") == 0) return global_avg(c, n, true);

@@ -348,6 +348,62 @@ static void test_handoff(void) {
   for (int i = 0; i < 18; i++) CHECK(fabsf(got[i] - want[i]) <= 1e-5f * (1 + fabsf(want[i])));
 }
 
+/* x [2,5] -> slice(dim 1, 1:4) -> add.Scalar(2, alpha 0.5) -> pow 2 ->
+ * clone -> div.Scalar 4 -> mul.Scalar -3 -> sub.Scalar 1: all delegated,
+ * and equal to the CPU's result. */
+static void test_scalar_ops(void) {
+  float xin[10], res[2][6];
+  for (int i = 0; i < 10; i++) xin[i] = (float)i / 3 - 1.5f;
+  for (int backend = 0; backend < 2; backend++) {
+    pc_graph *g = pc_graph_new(NULL, "forward");
+    int32_t x = fact(g, 2, IDS(2, 5)), v[7];
+    for (int i = 0; i < 7; i++) v[i] = fact(g, 2, IDS(2, 3));
+    int32_t dim = pc_graph_int(g, 1), start = pc_graph_int(g, 1), end = pc_graph_int(g, 4);
+    int32_t one = pc_graph_int(g, 1), two = pc_graph_int(g, 2), half = pc_graph_double(g, 0.5);
+    int32_t four = pc_graph_double(g, 4), m3 = pc_graph_int(g, -3), none = pc_graph_none(g);
+    pc_graph_call(g, "aten::slice_copy.Tensor_out", IDS(x, dim, start, end, one, v[0]),
+                  W(0, 0, 0, 0, 0, 1), 6);
+    pc_graph_call(g, "aten::add.Scalar_out", IDS(v[0], two, half, v[1]), W(0, 0, 0, 1), 4);
+    pc_graph_call(g, "aten::pow.Tensor_Scalar_out", IDS(v[1], two, v[2]), W(0, 0, 1), 3);
+    pc_graph_call(g, "aten::clone.out", IDS(v[2], none, v[3]), W(0, 0, 1), 3);
+    pc_graph_call(g, "aten::div.Scalar_out", IDS(v[3], four, v[4]), W(0, 0, 1), 3);
+    pc_graph_call(g, "aten::mul.Scalar_out", IDS(v[4], m3, v[5]), W(0, 0, 1), 3);
+    pc_graph_call(g, "aten::sub.Scalar_out", IDS(v[5], one, one, v[6]), W(0, 0, 0, 1), 4);
+    CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &v[6], 1) == PTERA_OK);
+    pc_module mod = {&g, 1, NULL};
+    pc_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.backend = backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE;
+    pc_compile_result r;
+    pt_err e;
+    CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+    if (backend) CHECK(r.methods[0].xnn.delegated_nodes == 7 && r.methods[0].xnn.cpu_nodes == 0);
+    ptera_program *prog = NULL;
+    ptera_method *m = NULL;
+    bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
+              ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
+              ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, IDS(2, 5), xin, sizeof xin) ==
+                  PTERA_OK &&
+              ptera_method_execute(m) == PTERA_OK;
+    CHECK(ok);
+    const ptera_value *y = ok ? ptera_method_output(m, 0) : NULL;
+    ok = y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 6;
+    CHECK(ok);
+    if (ok) memcpy(res[backend], y->u.tensor->data, sizeof res[0]);
+    ptera_method_destroy(m);
+    ptera_program_destroy(prog);
+    pc_compile_result_free(&r);
+    pc_graph_free(g);
+  }
+  /* by hand: ((x[:, 1:4] + 1)^2 / 4) * -3 - 1 */
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 3; j++) {
+      double t = xin[i * 5 + 1 + j] + 1.0, want = t * t / 4 * -3 - 1;
+      CHECK(fabs(res[1][i * 3 + j] - want) <= 1e-5 * (1 + fabs(want)));
+      CHECK(fabs(res[0][i * 3 + j] - want) <= 1e-5 * (1 + fabs(want)));
+    }
+}
+
 int main(void) {
   fill();
   test_one_partition();
@@ -356,5 +412,6 @@ int main(void) {
   test_against_cpu();
   test_bounded();
   test_handoff();
+  test_scalar_ops();
   return check_summary("test_to_xnnpack");
 }
