@@ -59,6 +59,10 @@ typedef struct pc_xnn_ctx {
   /* Per value, set by the caller before building (or all 0): the value
    * crosses between partitions in NHWC. */
   uint8_t *handoff;
+  /* pc_xnn_build's per-value maps, kept between partitions (each build
+   * resets the entries it touched, so a method costs time linear in its
+   * size however many partitions it has). */
+  void *maps;
 } pc_xnn_ctx;
 
 PT_FUNC ptera_status pc_xnn_ctx_init(pc_xnn_ctx *c, pc_graph *g);

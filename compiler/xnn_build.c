@@ -22,7 +22,9 @@ typedef struct xb {
   uint8_t *input;   /* per graph value: a partition input */
 } xb;
 
+/* Out of memory, unless an earlier failure already said why. */
 static ptera_status oom(xb *b) {
+  if (b->g->err.status != PTERA_OK) return b->g->err.status;
   return pt_fail(&b->g->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory lowering '%s'",
                  b->g->name);
 }
@@ -49,8 +51,15 @@ static bool grow(xb *b, void **arr, uint32_t *cap, uint32_t n, size_t elem) {
 
 /* A new blob value with t's shape in layout l; -1 when out of memory. */
 static int32_t new_value(xb *b, const pc_gtensor *t, int l) {
-  if (b->nvals >= 4096 || !grow(b, (void **)&b->vals, &b->vcap, b->nvals, sizeof *b->vals))
+  if (b->nvals >= 4096) {
+    pt_fail(&b->g->err, PTERA_NOT_SUPPORTED,
+            "XNNPACK lowering of '%s': a partition needs more than 4096 values", b->g->name);
     return -1;
+  }
+  if (!grow(b, (void **)&b->vals, &b->vcap, b->nvals, sizeof *b->vals)) {
+    oom(b);
+    return -1;
+  }
   pc_xnn_value_desc *d = &b->vals[b->nvals];
   memset(d, 0, sizeof *d);
   d->datatype = PF_XNN_DT_FP32;
@@ -584,6 +593,15 @@ static ptera_status externals(xb *b, const pc_part *p, int32_t *args, uint32_t *
   return PTERA_OK;
 }
 
+/* Puts value v's maps back to their defaults. */
+static void reset(void *ctx, int32_t v, bool written) {
+  (void)written;
+  xb *b = ctx;
+  b->id[0][v] = b->id[1][v] = b->fusable[v] = -1;
+  b->native[v] = -1;
+  b->input[v] = 0;
+}
+
 ptera_status pc_xnn_build(pc_xnn_ctx *c, const pc_part *p, const uint8_t **blob,
                           size_t *blob_size, int32_t *args, uint32_t *nin) {
   pc_graph *g = c->g;
@@ -592,15 +610,11 @@ ptera_status pc_xnn_build(pc_xnn_ctx *c, const pc_part *p, const uint8_t **blob,
   b.c = c;
   b.g = g;
   size_t nv = g->nvalues ? g->nvalues : 1;
-  void *mem = pt_alloc(g->allocator, nv * (3 * sizeof(int32_t) + 2), 8);
-  if (!mem) return oom(&b);
-  b.id[0] = mem;
+  b.id[0] = c->maps;
   b.id[1] = b.id[0] + nv;
   b.fusable = b.id[1] + nv;
   b.native = (int8_t *)(b.fusable + nv);
   b.input = (uint8_t *)(b.native + nv);
-  memset(mem, 0xff, nv * (3 * sizeof(int32_t) + 1));
-  memset(b.input, 0, nv);
   for (uint32_t i = 0; i < p->ninputs; i++) b.input[p->inputs[i]] = 1;
   ptera_status st = PTERA_OK;
   for (uint32_t i = 0; i < p->nnodes && st == PTERA_OK; i++) st = node(&b, &g->nodes[p->nodes[i]]);
@@ -619,6 +633,8 @@ ptera_status pc_xnn_build(pc_xnn_ctx *c, const pc_part *p, const uint8_t **blob,
     else memcpy(copy, out, size), *blob = copy, *blob_size = size;
   }
   pt_free(g->allocator, out);
-  pt_free(g->allocator, mem);
+  /* Every value the build touched is an argument of the partition's calls
+   * (or an item of one). */
+  for (uint32_t i = 0; i < p->nnodes; i++) pc_graph_visit_args(g, &g->nodes[p->nodes[i]], reset, &b);
   return st;
 }

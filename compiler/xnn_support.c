@@ -9,13 +9,21 @@ ptera_status pc_xnn_ctx_init(pc_xnn_ctx *c, pc_graph *g) {
   if (st != PTERA_OK) return st;
   size_t nv = g->nvalues ? g->nvalues : 1;
   c->reads = pt_calloc(g->allocator, nv, sizeof *c->reads + 3, 0);
+  c->maps = pt_alloc(g->allocator, nv * (3 * sizeof(int32_t) + 2), 8);
+  if (c->maps) {
+    memset(c->maps, 0xff, nv * (3 * sizeof(int32_t) + 1));
+    memset((uint8_t *)c->maps + nv * (3 * sizeof(int32_t) + 1), 0, nv);
+  }
   if (c->reads) {
     c->native = (int8_t *)(c->reads + nv);
     c->wants_nhwc = (uint8_t *)c->native + nv;
     c->handoff = c->wants_nhwc + nv;
     memset(c->native, 0xff, nv);
   }
-  if (!c->reads) {
+  if (!c->reads || !c->maps) {
+    pt_free(g->allocator, c->reads);
+    pt_free(g->allocator, c->maps);
+    c->reads = NULL, c->maps = NULL;
     pc_mutation_free(g, &c->m);
     return pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory in '%s'", g->name);
   }
@@ -37,6 +45,7 @@ void pc_xnn_ctx_free(pc_xnn_ctx *c) {
   if (!c->g) return;
   pc_mutation_free(c->g, &c->m);
   pt_free(c->g->allocator, c->reads);
+  pt_free(c->g->allocator, c->maps);
   memset(c, 0, sizeof *c);
 }
 
