@@ -404,6 +404,75 @@ static void test_scalar_ops(void) {
     }
 }
 
+/* The support check, one call at a time: what must stay on the CPU. */
+static bool supported_one(pc_graph *g, int32_t node) {
+  pc_xnn_ctx c;
+  CHECK(pc_xnn_ctx_init(&c, g) == PTERA_OK);
+  bool ok = pc_xnn_supported(&c, g, (uint32_t)node);
+  pc_xnn_ctx_free(&c);
+  pc_graph_free(g);
+  return ok;
+}
+
+/* avg_pool2d(x [1,2,4,4], 2x2, stride 2, padding pad, ceil, count_include_pad). */
+static bool avg_pool(int pad, bool ceil, bool include_pad, bool divisor) {
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = fact(g, 4, IDS(1, 2, 4, 4));
+  int32_t o = pad ? 3 : 2, y = fact(g, 4, IDS(1, 2, o, o));
+  int32_t k = pc_graph_ints(g, (const int64_t[]){2, 2}, 2);
+  int32_t p = pc_graph_ints(g, (const int64_t[]){pad, pad}, 2);
+  int32_t cm = pc_graph_bool(g, ceil), ip = pc_graph_bool(g, include_pad);
+  int32_t dv = divisor ? pc_graph_int(g, 3) : pc_graph_none(g);
+  int32_t n = pc_graph_call(g, "aten::avg_pool2d.out", IDS(x, k, k, p, cm, ip, dv, y),
+                            W(0, 0, 0, 0, 0, 0, 0, 1), 8);
+  pc_graph_set_inputs(g, &x, 1);
+  pc_graph_set_outputs(g, &y, 1);
+  return supported_one(g, n);
+}
+
+/* One-input call op(x [2,3], extra..., y [2,3]). */
+static bool unary_call(const char *op, int32_t (*extra)(pc_graph *), int dtype) {
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = pc_graph_tensor(g, dtype, 2, IDS(2, 3), PC_T_ACTIVATION, NULL, 0, NULL);
+  int32_t y = pc_graph_tensor(g, dtype, 2, IDS(2, 3), PC_T_ACTIVATION, NULL, 0, NULL);
+  int32_t e = extra ? extra(g) : -1;
+  int32_t n = extra ? pc_graph_call(g, op, IDS(x, e, y), W(0, 0, 1), 3)
+                    : pc_graph_call(g, op, IDS(x, y), W(0, 1), 2);
+  pc_graph_set_inputs(g, &x, 1);
+  pc_graph_set_outputs(g, &y, 1);
+  return supported_one(g, n);
+}
+static int32_t tanh_str(pc_graph *g) { return pc_graph_string(g, "tanh"); }
+static int32_t none_str(pc_graph *g) { return pc_graph_string(g, "none"); }
+static int32_t int2(pc_graph *g) { return pc_graph_int(g, 2); }
+static int32_t int3(pc_graph *g) { return pc_graph_int(g, 3); }
+
+static bool softmax_dim(int64_t dim) {
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = fact(g, 2, IDS(2, 3)), y = fact(g, 2, IDS(2, 3));
+  int32_t d = pc_graph_int(g, dim), f = pc_graph_bool(g, false);
+  int32_t n = pc_graph_call(g, "aten::_softmax.out", IDS(x, d, f, y), W(0, 0, 0, 1), 4);
+  pc_graph_set_inputs(g, &x, 1);
+  pc_graph_set_outputs(g, &y, 1);
+  return supported_one(g, n);
+}
+
+static void test_support_rules(void) {
+  CHECK(avg_pool(0, false, true, false));   /* no padding: the divisor is the window */
+  CHECK(avg_pool(1, false, false, false));  /* padding excluded, as XNNPACK does */
+  CHECK(!avg_pool(1, false, true, false));  /* padding counted: XNNPACK would not */
+  CHECK(!avg_pool(0, true, true, false));   /* ceil mode */
+  CHECK(!avg_pool(0, false, true, true));   /* divisor override */
+  CHECK(unary_call("aten::gelu.out", none_str, PTERA_DTYPE_FLOAT));
+  CHECK(!unary_call("aten::gelu.out", tanh_str, PTERA_DTYPE_FLOAT)); /* XNNPACK's is exact */
+  CHECK(unary_call("aten::sigmoid.out", NULL, PTERA_DTYPE_FLOAT));
+  CHECK(!unary_call("aten::sigmoid.out", NULL, PTERA_DTYPE_DOUBLE));
+  CHECK(!unary_call("aten::sin.out", NULL, PTERA_DTYPE_FLOAT));      /* no node for it */
+  CHECK(unary_call("aten::pow.Tensor_Scalar_out", int2, PTERA_DTYPE_FLOAT));
+  CHECK(!unary_call("aten::pow.Tensor_Scalar_out", int3, PTERA_DTYPE_FLOAT));
+  CHECK(softmax_dim(1) && softmax_dim(-1) && !softmax_dim(0));
+}
+
 int main(void) {
   fill();
   test_one_partition();
@@ -413,5 +482,6 @@ int main(void) {
   test_bounded();
   test_handoff();
   test_scalar_ops();
+  test_support_rules();
   return check_summary("test_to_xnnpack");
 }
