@@ -11,7 +11,7 @@
  *   add / sub (alpha 1), mul, div (no rounding mode) -> binary, broadcasting;
  *     their .Scalar_out forms -> binary with a [1] constant   (bounded shapes too)
  *   pow(x, 2) -> Square; clone -> Copy                         (bounded shapes too)
- *   slice_copy (step 1) -> StaticSlice
+ *   slice_copy (step 1) -> StaticSlice; split_copy -> one StaticSlice per piece
  *   relu, hardtanh, clamp (scalar bounds) -> Clamp, or fused into the
  *     output_min_max of the convolution / fully connected / binary node
  *     before it when that node's result has no other reader  (bounded shapes too)

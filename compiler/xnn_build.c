@@ -491,21 +491,15 @@ static ptera_status scalar_binary(xb *b, const pc_gnode *gn, uint8_t kind, bool 
   return finish(b, n, gn->args[gn->nargs - 1], l, true);
 }
 
-static ptera_status slice(xb *b, const pc_gnode *gn) {
-  const pc_graph *g = b->g;
-  const pc_gtensor *x = tensor_of(g, gn->args[0]), *y = tensor_of(g, gn->args[5]);
-  int32_t in = get(b, gn->args[0], NCHW);
-  if (in < 0) return g->err.status;
+/* out = x[start : start + out.sizes[d]] along dim d, as a StaticSlice. */
+static ptera_status slice_to(xb *b, int32_t in, const pc_gtensor *x, uint32_t d, int64_t start,
+                             int32_t out) {
+  const pc_gtensor *y = tensor_of(b->g, out);
   uint32_t *v = pt_arena_array(&b->g->arena, 2 * (size_t)x->dim, sizeof *v, 4);
   pc_xnn_node_desc *n = v ? new_node(b, PF_XNN_STATIC_SLICE) : NULL;
   if (!n) return oom(b);
-  int64_t d = g->values[gn->args[1]].u.i, start = 0;
-  if (d < 0) d += x->dim;
-  if (g->values[gn->args[2]].kind == PC_G_INT) start = g->values[gn->args[2]].u.i;
-  if (start < 0) start += x->sizes[d];
-  if (start < 0) start = 0;
   for (uint32_t i = 0; i < x->dim; i++) {
-    v[i] = i == (uint32_t)d ? (uint32_t)start : 0;
+    v[i] = i == d ? (uint32_t)start : 0;
     v[x->dim + i] = (uint32_t)y->sizes[i];
   }
   n->p[0] = x->dim;
@@ -514,7 +508,38 @@ static ptera_status slice(xb *b, const pc_gnode *gn) {
   n->v1 = v + x->dim;
   n->n1 = x->dim;
   n->in[0] = (uint32_t)in;
-  return finish(b, n, gn->args[5], NCHW, false);
+  return finish(b, n, out, NCHW, false);
+}
+
+static ptera_status slice(xb *b, const pc_gnode *gn) {
+  const pc_graph *g = b->g;
+  const pc_gtensor *x = tensor_of(g, gn->args[0]);
+  int32_t in = get(b, gn->args[0], NCHW);
+  if (in < 0) return g->err.status;
+  int64_t d = g->values[gn->args[1]].u.i, start = 0;
+  if (d < 0) d += x->dim;
+  if (g->values[gn->args[2]].kind == PC_G_INT) start = g->values[gn->args[2]].u.i;
+  if (start < 0) start += x->sizes[d];
+  if (start < 0) start = 0;
+  return slice_to(b, in, x, (uint32_t)d, start, gn->args[5]);
+}
+
+/* split_copy: one StaticSlice per piece. */
+static ptera_status split(xb *b, const pc_gnode *gn) {
+  const pc_graph *g = b->g;
+  const pc_gtensor *x = tensor_of(g, gn->args[0]);
+  const pc_gvalue *l = &g->values[gn->args[3]];
+  int32_t in = get(b, gn->args[0], NCHW);
+  if (in < 0) return g->err.status;
+  int64_t d = g->values[gn->args[2]].u.i, at = 0;
+  if (d < 0) d += x->dim;
+  for (uint32_t i = 0; i < l->u.tensors.len; i++) {
+    int32_t t = l->u.tensors.ids[i];
+    ptera_status st = slice_to(b, in, x, (uint32_t)d, at, t);
+    if (st != PTERA_OK) return st;
+    at += tensor_of(g, t)->sizes[d];
+  }
+  return PTERA_OK;
 }
 
 static ptera_status node(xb *b, const pc_gnode *gn) {
@@ -545,6 +570,7 @@ static ptera_status node(xb *b, const pc_gnode *gn) {
   if (strcmp(op, "aten::pow.Tensor_Scalar_out") == 0) return unary(b, gn, PF_XNN_SQUARE);
   if (strcmp(op, "aten::clone.out") == 0) return unary(b, gn, PF_XNN_COPY);
   if (strcmp(op, "aten::slice_copy.Tensor_out") == 0) return slice(b, gn);
+  if (strcmp(op, "aten::split_copy.Tensor_out") == 0) return split(b, gn);
   if (strcmp(op, "aten::relu.out") == 0) return clamp(b, gn, 0.0f, INFINITY);
   if (strcmp(op, "aten::hardtanh.out") == 0 || strcmp(op, "aten::clamp.out") == 0)
     return clamp(b, gn, (float)scalar(g, gn->args[1], -INFINITY),

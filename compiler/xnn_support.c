@@ -324,6 +324,30 @@ static bool slice(const pc_xnn_ctx *c, const pc_gnode *n) {
   return start + y->sizes[d] <= x->sizes[d];
 }
 
+/* split_copy.Tensor_out(x, size, dim, outs): static pieces along dim. */
+static bool split(const pc_xnn_ctx *c, const pc_gnode *n) {
+  const pc_graph *g = c->g;
+  int64_t size, d;
+  if (n->nargs != 4 || !f32(g, n->args[0], false) || !int_of(g, n->args[1], &size) || size <= 0 ||
+      !int_of(g, n->args[2], &d) || g->values[n->args[3]].kind != PC_G_TENSORS || !n->writes[3])
+    return false;
+  const pc_gtensor *x = tensor_of(g, n->args[0]);
+  if (d < -(int64_t)x->dim || d >= (int64_t)x->dim) return false;
+  if (d < 0) d += x->dim;
+  const pc_gvalue *l = &g->values[n->args[3]];
+  int64_t at = 0;
+  for (uint32_t i = 0; i < l->u.tensors.len; i++) {
+    int32_t t = l->u.tensors.ids[i];
+    if (!fresh_out(c, t, false) || tensor_of(g, t)->dim != x->dim) return false;
+    const pc_gtensor *y = tensor_of(g, t);
+    for (uint32_t k = 0; k < x->dim; k++)
+      if (k != (uint32_t)d && y->sizes[k] != x->sizes[k]) return false;
+    if (y->sizes[d] != (x->sizes[d] - at < size ? x->sizes[d] - at : size)) return false;
+    at += y->sizes[d];
+  }
+  return at == x->sizes[d];
+}
+
 static bool gelu(const pc_xnn_ctx *c, const pc_gnode *n) {
   const pc_gvalue *a = &c->g->values[n->args[1]];
   return unary(c, n, 3) && a->kind == PC_G_STRING && strcmp(a->u.str, "none") == 0;
@@ -367,6 +391,7 @@ bool pc_xnn_supported(void *ctx, const pc_graph *g, uint32_t node) {
     return unary(c, n, 3) && (is_none(g, n->args[1]) || (int_of(g, n->args[1], &mf) && mf <= 1));
   }
   if (strcmp(op, "aten::slice_copy.Tensor_out") == 0) return slice(c, n);
+  if (strcmp(op, "aten::split_copy.Tensor_out") == 0) return split(c, n);
   if (strcmp(op, "aten::max_pool2d_with_indices.out") == 0) return pool(c, n, true);
   if (strcmp(op, "aten::avg_pool2d.out") == 0) return pool(c, n, false);
   if (strcmp(op, "aten::mean.out") == 0) return global_avg(c, n, true);

@@ -404,6 +404,47 @@ static void test_scalar_ops(void) {
     }
 }
 
+/* split_copy(x [2,5], 2, dim 1) -> pieces [2,2] [2,2] [2,1], cat in reverse
+ * order: all delegated; the result is x's columns 4, 2 3, 0 1. */
+static void test_split_cat(void) {
+  float xin[10];
+  for (int i = 0; i < 10; i++) xin[i] = (float)i;
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = fact(g, 2, IDS(2, 5)), a = fact(g, 2, IDS(2, 2)), b = fact(g, 2, IDS(2, 2));
+  int32_t c = fact(g, 2, IDS(2, 1)), y = fact(g, 2, IDS(2, 5));
+  int32_t pieces = pc_graph_tensor_list(g, IDS(a, b, c), 3, false);
+  int32_t rev = pc_graph_tensor_list(g, IDS(c, b, a), 3, false);
+  int32_t two = pc_graph_int(g, 2), one = pc_graph_int(g, 1);
+  pc_graph_call(g, "aten::split_copy.Tensor_out", IDS(x, two, one, pieces), W(0, 0, 0, 1), 4);
+  pc_graph_call(g, "aten::cat.out", IDS(rev, one, y), W(0, 0, 1), 3);
+  CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
+  pc_module mod = {&g, 1, NULL};
+  pc_compile_options o;
+  memset(&o, 0, sizeof o);
+  o.backend = PC_BACKEND_XNNPACK;
+  pc_compile_result r;
+  pt_err e;
+  CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+  CHECK(r.methods[0].xnn.delegated_nodes == 2 && r.methods[0].xnn.cpu_nodes == 0);
+  ptera_program *prog = NULL;
+  ptera_method *m = NULL;
+  bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
+            ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
+            ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, IDS(2, 5), xin, sizeof xin) ==
+                PTERA_OK &&
+            ptera_method_execute(m) == PTERA_OK;
+  CHECK(ok);
+  const ptera_value *v = ok ? ptera_method_output(m, 0) : NULL;
+  ok = v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 10;
+  CHECK(ok);
+  static const float want[10] = {4, 2, 3, 0, 1, 9, 7, 8, 5, 6};
+  if (ok) CHECK(memcmp(v->u.tensor->data, want, sizeof want) == 0);
+  ptera_method_destroy(m);
+  ptera_program_destroy(prog);
+  pc_compile_result_free(&r);
+  pc_graph_free(g);
+}
+
 /* The support check, one call at a time: what must stay on the CPU. */
 static bool supported_one(pc_graph *g, int32_t node) {
   pc_xnn_ctx c;
@@ -483,5 +524,6 @@ int main(void) {
   test_handoff();
   test_scalar_ops();
   test_support_rules();
+  test_split_cat();
   return check_summary("test_to_xnnpack");
 }
