@@ -195,7 +195,7 @@ static ptera_status check_method(emitter *e, uint32_t mi) {
       return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': operator %u has no name", m->name, k);
   for (uint32_t k = 0; k < m->ndelegates; k++) {
     const pc_delegate *d = &m->delegates[k];
-    if (!d->id || !d->id[0] || (d->nbytes && !d->data))
+    if (!d->id || !d->id[0] || (d->nbytes && !d->blob))
       return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': delegate %u has no %s", m->name,
                      k, !d->id || !d->id[0] ? "backend name" : "data");
   }
@@ -363,7 +363,7 @@ static ptera_status layout_segments(emitter *e) {
   for (uint32_t mi = 0; mi < p->nmethods; mi++)
     for (uint32_t k = 0; k < p->methods[mi].ndelegates; k++, d++) {
       const pc_delegate *dl = &p->methods[mi].delegates[k];
-      if (!(e->deleg_seg[d] = blob_segment(e, first, dl->data, dl->nbytes, &end)))
+      if (!(e->deleg_seg[d] = blob_segment(e, first, dl->blob, dl->nbytes, &end)))
         return pt_fail(e->err, PTERA_NOT_SUPPORTED, "segments too large");
     }
   first = e->nsegs;

@@ -139,7 +139,7 @@ typedef struct pc_instr {
  * compile specs. */
 typedef struct pc_delegate {
   const char *id;   /* "XnnpackBackend"; non-empty */
-  const void *data; /* nbytes bytes; may be NULL when nbytes is 0 */
+  const void *blob; /* nbytes bytes; may be NULL when nbytes is 0 */
   size_t nbytes;
 } pc_delegate;
 

@@ -181,12 +181,15 @@ def check_xnn(name, raw, prog, flatc, tmp, ptd=None, ptd_raw=None):
                 continue
             d = dels[k]
             check(d.get("id") == "XnnpackBackend", "%s: delegate %d is %r" % (where, k, d.get("id")))
-            pr = d.get("processed", {})
-            if not check(pr.get("location") == "SEGMENT" and pr.get("index", 0) < len(segs),
-                         "%s: delegate %d processed %r" % (where, k, pr)):
+            pr, inline = d.get("processed", {}), prog.get("backend_delegate_data", [])
+            if pr.get("location") == "SEGMENT" and pr.get("index", 0) < len(segs):
+                seg = segs[pr["index"]]
+                blob = raw[base + seg.get("offset", 0):base + seg.get("offset", 0) + seg.get("size", 0)]
+            elif pr.get("location", "INLINE") == "INLINE" and pr.get("index", 0) < len(inline):
+                blob = bytes(inline[pr.get("index", 0)].get("data", []))
+            else:
+                check(False, "%s: delegate %d processed %r points nowhere" % (where, k, pr))
                 continue
-            seg = segs[pr["index"]]
-            blob = raw[base + seg.get("offset", 0):base + seg.get("offset", 0) + seg.get("size", 0)]
             tag = "%s delegate %d" % (where, k)
             if not check(len(blob) >= 32 and blob[4:8] == b"XH00", tag + ": no XH00 header"):
                 continue
