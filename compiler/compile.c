@@ -57,7 +57,7 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
     st = run_pass(g, pc_dce, "dead-code elimination", &s->passes, e);
   if (st == PTERA_OK && o->backend == PC_BACKEND_XNNPACK) {
     pt_err_clear(&g->err);
-    st = pc_to_xnnpack(g, &s->xnn);
+    st = pc_to_xnnpack(g, o->quantize, &s->xnn);
     if (st != PTERA_OK)
       st = pt_fail(e, st, "method '%s': lowering to XNNPACK: %s", g->name,
                    g->err.msg[0] ? g->err.msg : ptera_status_name(st));
@@ -94,6 +94,8 @@ ptera_status pc_compile(pc_module *m, const pc_compile_options *options, pc_comp
   if (!m || (m->nmethods && !m->methods))
     return pt_fail(e, PTERA_INVALID_ARGUMENT, "no module to compile");
   ptera_status st = init_stats(m, out, e);
+  if (st == PTERA_OK && o->quantize != PC_XNN_QUANT_NONE && o->backend != PC_BACKEND_XNNPACK)
+    st = pt_fail(e, PTERA_INVALID_ARGUMENT, "quantizing needs the XNNPACK backend");
   for (uint32_t i = 0; i < m->nmethods && st == PTERA_OK; i++) {
     if (!m->methods[i]) st = pt_fail(e, PTERA_INVALID_ARGUMENT, "method %u is missing", i);
     else st = run_passes(m->methods[i], o, &out->methods[i], e);

@@ -32,6 +32,7 @@ typedef struct pc_compile_options {
   pc_weight_keys weight_keys;
   pc_opset opset;                   /* default (0): executorch-portable */
   pc_backend backend;               /* default (0): none */
+  pc_xnn_quant quantize;            /* with the XNNPACK backend; default (0): none */
 } pc_compile_options;
 
 typedef struct pc_method_stats {

@@ -71,10 +71,11 @@ static uint32_t mark_handoffs(pc_xnn_ctx *c, const pc_partitioning *P) {
   return n;
 }
 
-ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_stats *stats) {
+ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, pc_xnn_stats *stats) {
   pc_xnn_ctx c;
   ptera_status st = pc_xnn_ctx_init(&c, g);
   if (st != PTERA_OK) return st;
+  c.quantize = quantize;
   pc_partitioning P;
   memset(&P, 0, sizeof P);
   st = pc_partition(g, pc_xnn_supported, &c, NULL, &P);
@@ -90,6 +91,7 @@ ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_stats *stats) {
     st = delegate_node(&c, &P.parts[i], &scratch);
   }
   uint32_t handoffs = st == PTERA_OK && P.nparts > 1 ? mark_handoffs(&c, &P) : 0;
+  c.quantized = 0;
   uint32_t delegated = 0, cpu = 0;
   for (uint32_t i = 0; i < P.norder && st == PTERA_OK; i++) {
     pc_unit u = P.order[i];
@@ -109,6 +111,7 @@ ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_stats *stats) {
     nodes = NULL;
     if (stats) {
       stats->nhwc_handoffs += handoffs;
+      stats->quantized += c.quantized;
       stats->partitions += P.nparts;
       stats->delegated_nodes += delegated;
       stats->cpu_nodes += cpu;

@@ -46,9 +46,20 @@
 
 #define PC_XNN_BACKEND_ID "XnnpackBackend"
 
+/* Quantization of the lowered FullyConnected nodes. 8da8w: each weight
+ * W [oc, ic] becomes int8 per output channel, symmetric,
+ *   scale[o] = max(max_k |W[o][k]| / 127, FLT_EPSILON)        (fp32)
+ *   q[o][k]  = clamp(rint(W[o][k] / scale[o]), -127, 127)     (fp32 division,
+ *                                                              ties to even)
+ * (qcint8, channel_dim 0, scales in the blob), and its input is quantized
+ * per row at run time (a Convert to qdint8, PerTokenDynamicQuant with one
+ * non-batch dim); bias and output stay fp32. */
+typedef enum pc_xnn_quant { PC_XNN_QUANT_NONE = 0, PC_XNN_QUANT_8DA8W = 1 } pc_xnn_quant;
+
 /* What the support check and the builder share about a method. */
 typedef struct pc_xnn_ctx {
   pc_graph *g;
+  pc_xnn_quant quantize;
   pc_mutation m;
   uint32_t *reads;  /* per value: how many times live calls read it */
   /* Per value, filled by pc_xnn_build: the layout (0 NCHW, 1 NHWC) a
@@ -63,6 +74,7 @@ typedef struct pc_xnn_ctx {
    * resets the entries it touched, so a method costs time linear in its
    * size however many partitions it has). */
   void *maps;
+  uint32_t quantized; /* FullyConnected nodes the builds quantized */
 } pc_xnn_ctx;
 
 PT_FUNC ptera_status pc_xnn_ctx_init(pc_xnn_ctx *c, pc_graph *g);
@@ -83,11 +95,12 @@ typedef struct pc_xnn_stats {
   uint32_t delegated_nodes; /* calls now inside a delegate */
   uint32_t cpu_nodes;       /* calls left on the CPU */
   uint32_t nhwc_handoffs;   /* values passed between partitions in NHWC */
+  uint32_t quantized;       /* FullyConnected nodes quantized */
 } pc_xnn_stats;
 
 /* Partitions g for XNNPACK and replaces each partition by a DelegateCall
  * (graph.h: a delegate CALL); the other calls stay, in the partitioner's
  * schedule. Nodes are renumbered: run it after the passes. */
-PT_FUNC ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_stats *stats);
+PT_FUNC ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, pc_xnn_stats *stats);
 
 #endif

@@ -2,6 +2,7 @@
  * for 4-D values convolution-type nodes touch, NHWC; weights laid out for
  * XNNPACK and stored as named data under their SHA-256 hex; clamps fused
  * into the node before them where nothing else reads that node's result. */
+#include <float.h>
 #include <math.h>
 
 #include "sha256.h"
@@ -260,12 +261,69 @@ static ptera_status conv(xb *b, const pc_gnode *gn) {
   return finish(b, n, gn->args[9], NHWC, true);
 }
 
+/* 8da8w (to_xnnpack.h): the filter of constant w ([ic, oc] when transposed,
+ * else [oc, ic]) as a qcint8 [oc, ic] value with per-channel scales. */
+static int32_t quantized_filter(xb *b, int32_t w, bool transposed) {
+  const pc_gtensor *t = tensor_of(b->g, w);
+  uint32_t oc = (uint32_t)t->sizes[transposed ? 1 : 0], ic = (uint32_t)t->sizes[transposed ? 0 : 1];
+  int8_t *q = (int8_t *)scratch_copy(b, (size_t)oc * ic);
+  float *scales = (float *)scratch_copy(b, (size_t)oc * sizeof(float));
+  if (!q || !scales) return oom(b), -1;
+  const float *d = (const float *)t->data;
+  for (uint32_t o = 0; o < oc; o++) {
+    float amax = 0;
+    for (uint32_t k = 0; k < ic; k++) {
+      float v = fabsf(d[transposed ? (size_t)k * oc + o : (size_t)o * ic + k]);
+      if (v > amax) amax = v;
+    }
+    float s = amax / 127.0f;
+    scales[o] = s > FLT_EPSILON ? s : FLT_EPSILON;
+    for (uint32_t k = 0; k < ic; k++) {
+      float r = rintf(d[transposed ? (size_t)k * oc + o : (size_t)o * ic + k] / scales[o]);
+      q[(size_t)o * ic + k] = (int8_t)(r > 127 ? 127 : r < -127 ? -127 : r);
+    }
+  }
+  pc_gtensor fl;
+  memset(&fl, 0, sizeof fl);
+  fl.dtype = PTERA_DTYPE_CHAR;
+  fl.dim = 2;
+  fl.sizes[0] = (int32_t)oc;
+  fl.sizes[1] = (int32_t)ic;
+  fl.nbytes = (size_t)oc * ic;
+  int32_t id = const_value(b, &fl, NCHW, (const uint8_t *)q);
+  if (id < 0) return oom(b), -1;
+  pc_xnn_value_desc *v = &b->vals[id];
+  v->datatype = PF_XNN_DT_QCINT8;
+  v->quant = PF_XNN_Q_PER_CHANNEL;
+  v->scales = scales;
+  v->nscales = oc;
+  v->channel_dim = 0;
+  return id;
+}
+
+/* x (blob value in) converted to a qdint8 value quantized per row at run
+ * time (XNNPACK.md 6.4). */
+static int32_t dynamic_quant(xb *b, int32_t x, int32_t in) {
+  int32_t id = new_value(b, tensor_of(b->g, x), NCHW);
+  pc_xnn_node_desc *n = id < 0 ? NULL : new_node(b, PF_XNN_CONVERT);
+  if (!n) return oom(b), -1;
+  pc_xnn_value_desc *v = &b->vals[id];
+  v->datatype = PF_XNN_DT_QDINT8;
+  v->quant = PF_XNN_Q_PER_TOKEN;
+  v->num_nonbatch_dims = 1;
+  n->in[0] = (uint32_t)in;
+  n->out[0] = (uint32_t)id;
+  return id;
+}
+
 /* kind 0: mm(x, W [ic, oc]); 1: linear(x, W [oc, ic], b); 2: addmm(b, x, W). */
 static ptera_status fully_connected(xb *b, const pc_gnode *gn, int kind) {
   const pc_graph *g = b->g;
   int32_t x = kind == 2 ? gn->args[1] : gn->args[0], w = kind == 2 ? gn->args[2] : gn->args[1];
   int32_t bv = kind == 0 ? -1 : kind == 1 ? gn->args[2] : gn->args[0];
-  int32_t in = get(b, x, NCHW), filt = in < 0 ? -1 : get(b, w, NCHW);
+  bool q8 = b->c->quantize == PC_XNN_QUANT_8DA8W;
+  int32_t in = get(b, x, NCHW), filt = in < 0 ? -1 : q8 ? quantized_filter(b, w, kind != 1) : get(b, w, NCHW);
+  if (in >= 0 && filt >= 0 && q8) in = dynamic_quant(b, x, in), b->c->quantized++;
   if (in < 0 || filt < 0) return g->err.status;
   uint32_t bias = PF_XNN_NONE;
   if (bv >= 0 && g->values[bv].kind != PC_G_NONE) {
@@ -278,7 +336,7 @@ static ptera_status fully_connected(xb *b, const pc_gnode *gn, int kind) {
   n->in[0] = (uint32_t)in;
   n->in[1] = (uint32_t)filt;
   n->in[2] = bias;
-  n->flags = kind == 1 ? 0 : PF_XNN_FLAG_TRANSPOSE_WEIGHTS;
+  n->flags = kind == 1 || q8 ? 0 : PF_XNN_FLAG_TRANSPOSE_WEIGHTS;
   return finish(b, n, gn->args[gn->nargs - 1], NCHW, true);
 }
 

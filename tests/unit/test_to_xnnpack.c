@@ -5,6 +5,7 @@
  * named by their SHA-256 and laid out OHWI), and the compiled program's
  * outputs against the same graph compiled for the CPU alone (the portable
  * kernels as the reference). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,7 +99,7 @@ static void check_externals(const pc_graph *g, const pc_gnode *n, const pf_xnn_g
 static void test_one_partition(void) {
   pc_graph *g = build(false, true);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
   CHECK(st.partitions == 1 && st.delegated_nodes == 5 && st.cpu_nodes == 0);
   CHECK(g->nnodes == 1 && g->nodes[0].delegate && strcmp(g->nodes[0].op, "XnnpackBackend") == 0);
   const pc_gnode *n = &g->nodes[0];
@@ -145,7 +146,7 @@ static void test_one_partition(void) {
 static void test_split(void) {
   pc_graph *g = build(true, true);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
   CHECK(st.partitions == 2 && st.delegated_nodes == 5 && st.cpu_nodes == 1);
   CHECK(g->nnodes == 3 && g->nodes[0].delegate && !g->nodes[1].delegate && g->nodes[2].delegate);
   CHECK(strcmp(g->nodes[1].op, "aten::sin.out") == 0);
@@ -171,7 +172,7 @@ static void test_split(void) {
 static void test_rejected(void) {
   pc_graph *g = build(false, false);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
   CHECK(st.cpu_nodes == 1 && st.delegated_nodes == 4 && st.partitions == 1);
   CHECK(g->nnodes == 2 && strcmp(g->nodes[0].op, "aten::convolution.out") == 0 && g->nodes[1].delegate);
   pc_graph_free(g);
@@ -296,7 +297,7 @@ static void test_handoff(void) {
   pc_graph *g = handoff_graph();
   int32_t c1 = g->nodes[0].args[9];
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
   CHECK(st.partitions == 2 && st.cpu_nodes == 1 && st.nhwc_handoffs == 1);
   const uint8_t *order = g->values[c1].u.t.dim_order;
   CHECK(order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1);
@@ -445,6 +446,56 @@ static void test_split_cat(void) {
   pc_graph_free(g);
 }
 
+/* 8da8w: mm(x [2,12], W [12,2]) + addmm: each FullyConnected reads a Convert
+ * of its input to qdint8 (per row) and an int8 [oc, ic] filter whose bytes
+ * and scales are the formula's (to_xnnpack.h), computed here again. */
+static void test_8da8w(void) {
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = fact(g, 2, IDS(2, 12)), w = fconst(g, 2, IDS(12, 2), mw, 24), y = fact(g, 2, IDS(2, 2));
+  pc_graph_call(g, "aten::mm.out", IDS(x, w, y), W(0, 0, 1), 3);
+  CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
+  pc_xnn_stats st = {0};
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA8W, &st) == PTERA_OK);
+  CHECK(st.partitions == 1 && st.quantized == 1 && g->nnodes == 1);
+  pt_arena a;
+  pt_arena_init(&a, NULL);
+  pf_xnn_graph xg;
+  pt_err e;
+  CHECK(pf_xnn_parse(g->nodes[0].blob, g->nodes[0].blob_size, &a, &xg, &e) == PTERA_OK);
+  const pf_xnn_node *cv = find_kind(&xg, PF_XNN_CONVERT), *fc = find_kind(&xg, PF_XNN_FULLY_CONNECTED);
+  CHECK(xg.nnodes == 2 && cv && fc);
+  if (cv && fc) {
+    const pf_xnn_value *q = &xg.values[cv->out[0]], *f = &xg.values[fc->in[1]];
+    CHECK(fc->in[0] == cv->out[0] && fc->flags == 0);
+    CHECK(q->datatype == PF_XNN_DT_QDINT8 && q->quant == PF_XNN_Q_PER_TOKEN && q->num_nonbatch_dims == 1);
+    CHECK(f->datatype == PF_XNN_DT_QCINT8 && f->quant == PF_XNN_Q_PER_CHANNEL && f->channel_dim == 0);
+    CHECK(f->ndims == 2 && f->dims[0] == 2 && f->dims[1] == 12 && f->num_scales == 2);
+    /* The formula: scale[o] = max|W[:, o]| / 127; q = clamp(rint(W / scale), +-127). */
+    int8_t want_q[24];
+    float want_s[2];
+    for (int o = 0; o < 2; o++) {
+      float amax = 0;
+      for (int k = 0; k < 12; k++) amax = fmaxf(amax, fabsf(mw[k * 2 + o]));
+      want_s[o] = fmaxf(amax / 127.0f, FLT_EPSILON);
+      for (int k = 0; k < 12; k++) {
+        float r = rintf(mw[k * 2 + o] / want_s[o]);
+        want_q[o * 12 + k] = (int8_t)fminf(127, fmaxf(-127, r));
+      }
+    }
+    const pf_xnn_const *wk = f->constant_idx < xg.nconsts ? &xg.consts[f->constant_idx] : NULL;
+    const pf_xnn_const *sk = f->scale_buffer_idx < xg.nconsts ? &xg.consts[f->scale_buffer_idx] : NULL;
+    CHECK(wk && wk->named && sk && !sk->named && sk->size == sizeof want_s);
+    if (sk && sk->size == sizeof want_s) CHECK(memcmp(sk->data, want_s, sizeof want_s) == 0);
+    bool found = false;
+    for (uint32_t i = 0; wk && i < g->nnamed; i++)
+      if (strlen(g->named[i].key) == wk->key.len && memcmp(g->named[i].key, wk->key.ptr, wk->key.len) == 0)
+        found = g->named[i].nbytes == sizeof want_q && memcmp(g->named[i].data, want_q, sizeof want_q) == 0;
+    CHECK(found);
+  }
+  pt_arena_release(&a);
+  pc_graph_free(g);
+}
+
 /* The support check, one call at a time: what must stay on the CPU. */
 static bool supported_one(pc_graph *g, int32_t node) {
   pc_xnn_ctx c;
@@ -525,5 +576,6 @@ int main(void) {
   test_scalar_ops();
   test_support_rules();
   test_split_cat();
+  test_8da8w();
   return check_summary("test_to_xnnpack");
 }

@@ -40,6 +40,10 @@ static const char help[] =
     "                              keyed by SHA-256 (in the .ptd with\n"
     "                              --external-weights); the rest stays on the CPU\n"
     "                              under --ops\n"
+    "  --quantize 8da8w            with --backend xnnpack: every FullyConnected\n"
+    "                              (linear, mm, addmm) gets int8 per-channel\n"
+    "                              symmetric weights and an input quantized per\n"
+    "                              row at run time (qd8 x qc8w; compiler/to_xnnpack.h)\n"
     "  --external-weights OUT.ptd  write constants (weights) to OUT.ptd instead\n"
     "                              of the .pte; run with 'ptera run --data OUT.ptd'.\n"
     "                              With fqn keys, constants without a name (e.g.\n"
@@ -77,7 +81,7 @@ static const char help[] =
 
 typedef struct compile_opts {
   const char *in, *out, *ptd;
-  const char *keys, *ops, *backend;
+  const char *keys, *ops, *backend, *quantize;
   bool quiet;
   pc_compile_options c;
 } compile_opts;
@@ -98,6 +102,8 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->ops = argv[++i];
     } else if (strcmp(a, "--backend") == 0 && has_next) {
       o->backend = argv[++i];
+    } else if (strcmp(a, "--quantize") == 0 && has_next) {
+      o->quantize = argv[++i];
     } else if (strcmp(a, "--no-fold-bn") == 0) {
       o->c.no_fold_bn = true;
     } else if (strcmp(a, "--no-fuse") == 0) {
@@ -140,6 +146,11 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
   if (o->backend && strcmp(o->backend, "xnnpack") == 0) o->c.backend = PC_BACKEND_XNNPACK;
   else if (o->backend)
     return cli_error(PTERA_INVALID_ARGUMENT, "--backend must be 'xnnpack', not '%s'", o->backend);
+  if (o->quantize && strcmp(o->quantize, "8da8w") == 0) o->c.quantize = PC_XNN_QUANT_8DA8W;
+  else if (o->quantize)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--quantize must be '8da8w', not '%s'", o->quantize);
+  if (o->quantize && o->c.backend != PC_BACKEND_XNNPACK)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--quantize needs --backend xnnpack");
   if (o->keys && !o->ptd)
     return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys needs --external-weights OUT.ptd");
   o->c.external_weights = o->ptd != NULL;
@@ -242,8 +253,9 @@ static void report(const compile_opts *o, const pc_compile_result *r) {
     if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
     else printf("1.00x)\n");
     if (o->c.backend == PC_BACKEND_XNNPACK)
-      printf("method %s: xnnpack %u partitions, %u nodes delegated, %u on the CPU\n",
-             cli_escz(s->name), s->xnn.partitions, s->xnn.delegated_nodes, s->xnn.cpu_nodes);
+      printf("method %s: xnnpack %u partitions, %u nodes delegated, %u on the CPU, %u quantized\n",
+             cli_escz(s->name), s->xnn.partitions, s->xnn.delegated_nodes, s->xnn.cpu_nodes,
+             s->xnn.quantized);
   }
   printf("op set %s\n", pc_opset_name(o->c.opset));
   printf("wrote %s (%zu B)\n", cli_escz(o->out), r->pte_size);
