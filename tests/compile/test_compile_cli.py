@@ -295,8 +295,15 @@ check(rc == 1 and err.startswith("ptera: InvalidArgument: %s: " % broken),
 check(not os.path.exists(bad), "no output file after errors")
 rc, out, err = ptera("compile", "--help")
 check(rc == 0 and all(o in out for o in ["--ops", "--external-weights", "--weight-keys", "--no-constprop",
-                                          "--no-dedup", "--no-dce", "--no-fold-bn", "--quiet"]),
+                                          "--no-dedup", "--no-dce", "--no-fold-bn", "--backend",
+                                          "--quantize", "--quiet"]),
       "--help documents every flag")
+# Backend and quantization options: bad values and --quantize alone are refused.
+for args, why in ((["--backend", "vulkan"], "--backend must be 'xnnpack'"),
+                  (["--quantize", "8da8w"], "--quantize needs --backend xnnpack"),
+                  (["--backend", "xnnpack", "--quantize", "4bit"], "--quantize must be '8da8w'")):
+    rc, out, err = ptera("compile", ptg, bad, *args)
+    check(rc == 1 and why in err and not os.path.exists(bad), "%r: %d %r" % (args, rc, err))
 
 print("compile_cli: %s" % ("ok" if failures == 0 else "%d failed" % failures))
 sys.exit(1 if failures else 0)
