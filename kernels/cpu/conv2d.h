@@ -5,10 +5,12 @@
  * C_out, oh, ow]; out = clamp(conv(in, weight) + bias, min, max).
  *   depthwise 3x3 / 5x5, stride 1 or 2 (both dims), dilation 1: the dwconv
  *     micro-kernels, one channel plane per task;
- *   everything else (1x1, general, grouped, dilated): per image and group a
- *     matrix product C[C_out/g, pixels] = W[C_out/g, C_in/g*kh*kw] * B, B the
- *     input itself for a 1x1 stride-1 unpadded convolution, otherwise gathered
- *     (im2col) tile by tile into the workspace;
+ *   everything else (1x1, general, grouped, dilated): per image, group and
+ *     tile of output pixels the input is gathered (im2col) straight into the
+ *     GEMM's packed-B layout, then C[C_out/g, tile] = W·B + bias is written
+ *     into the NCHW output by the micro-kernels, W the filters packed once
+ *     (pk_conv2d_f32_pack); threads take tiles (and, with fewer tiles than
+ *     threads, shares of one tile's product);
  *   transposed: by output phase (sub-pixel decomposition): the outputs whose
  *     row is r mod stride read a fixed subset of kernel rows, so each phase is
  *     an ordinary gather + product over that sub-kernel; no zero insertion.
@@ -24,17 +26,18 @@
 PT_FUNC bool pk_conv2d_f32_supported(const pk_conv2d_geom *g);
 /* Bytes of g's filters packed for the product (0 when g's path reads them as
  * they are; SIZE_MAX on overflow), and the packing: at method load
- * (prepare), or per call into the workspace when it fits. The packed form is
- * tied to the ISA selected when packing. */
+ * (prepare) for constant filters. The packed form is tied to the ISA
+ * selected when packing. */
 PT_FUNC size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g);
 PT_FUNC void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed);
 /* Bytes of workspace pk_conv2d_f32 needs for g with nthreads threads (may
  * be 0); SIZE_MAX when it would overflow. */
 PT_FUNC size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads);
 /* Computes the convolution; packed_w is w packed by pk_conv2d_f32_pack (64-byte
- * aligned) or NULL; ws holds pk_conv2d_f32_workspace(g, nthreads) bytes,
- * 64-byte aligned, for nthreads = ptera_kernel_thread_count(ctx) (ctx NULL =
- * one thread). */
+ * aligned) or NULL; ws (64-byte aligned) holds pk_conv2d_f32_workspace(g,
+ * nthreads) bytes for nthreads = ptera_kernel_thread_count(ctx) (ctx NULL =
+ * one thread), and pk_conv2d_f32_pack_size(g) more when packed_w is NULL:
+ * the filters are then packed per call into the front of ws. */
 PT_FUNC void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w,
                            const void *packed_w, const float *bias, float *out, float min,
                            float max, void *ws, ptera_kernel_ctx *ctx);

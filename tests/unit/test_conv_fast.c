@@ -110,15 +110,14 @@ static void check_case(tcase *t) {
   for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
     if (!pk_isa_available((pk_isa)isa)) continue;
     pk_isa_force((pk_isa)isa);
-    size_t bytes = pk_conv2d_f32_workspace(g, 1);
-    CHECK(bytes != SIZE_MAX);
-    void *ws = bytes ? aligned_alloc(64, (bytes + 63) & ~(size_t)63) : NULL;
+    size_t bytes = pk_conv2d_f32_workspace(g, 1), pbytes = pk_conv2d_f32_pack_size(g);
+    CHECK(bytes != SIZE_MAX && pbytes != SIZE_MAX);
+    /* the filters packed per call into the front of the workspace */
+    void *ws = bytes + pbytes ? aligned_alloc(64, (bytes + pbytes + 63) & ~(size_t)63) : NULL;
     for (size_t i = 0; i < nout; i++) out[i] = NAN;
     pk_conv2d_f32(g, in, w, NULL, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
     runs++;
     if (!close_to(out, ref, nout, pk_isa_name((pk_isa)isa))) ok = false;
-    size_t pbytes = pk_conv2d_f32_pack_size(g);
-    CHECK(pbytes != SIZE_MAX);
     if (pbytes) { /* with the filters packed ahead */
       void *packed = aligned_alloc(64, (pbytes + 63) & ~(size_t)63);
       pk_conv2d_f32_pack(g, w, packed);
