@@ -10,8 +10,8 @@
 
 #define CONV_KMAX 64                        /* largest kernel extent the gather path takes */
 #define CONV_TILE_BYTES ((size_t)192 << 10) /* transposed: per-thread gather budget (fits L2) */
-#define CONV_BTILE_BYTES ((size_t)384 << 10) /* forward: packed B tile per thread (in L2) */
-#define CONV_COL_STEP 16u                   /* forward tile widths are multiples of this */
+#define CONV_BTILE_BYTES ((size_t)768 << 10) /* forward: packed B tile per thread (in L2) */
+#define CONV_COL_STEP 32u                   /* forward tile widths: whole panels of every ISA but NEON */
 #define CONV_NR_MAX 32u                     /* widest B panel of any ISA's GEMM kernels */
 #define CONV_MAX_SLOTS 64u                  /* workspace slots (one per running task) */
 
@@ -171,19 +171,17 @@ static bool fwd_plan_make(const pk_conv2d_geom *g, size_t nthreads, fwd_plan *pl
   if (!mul_ok((size_t)pk_conv2d_cin_g(g), (size_t)(g->kh * g->kw), &K) ||
       !mul_ok((size_t)g->oh, (size_t)g->ow, &P) || !mul_ok(K ? K : 1, sizeof(float), &col))
     return false;
+  /* columns within the budget, whole panels; then equal tiles */
   size_t nb = CONV_BTILE_BYTES / col / CONV_COL_STEP * CONV_COL_STEP;
   if (nb < CONV_COL_STEP) nb = CONV_COL_STEP;
-  if (nb > P) nb = P;
   size_t ntiles = (P + nb - 1) / nb, outer = (size_t)(g->n * g->groups), shares = 1;
-  if (nthreads > 1 && outer * ntiles < 4 * nthreads) { /* few tiles: balance them over the threads */
-    size_t want = (outer * ntiles + nthreads - 1) / nthreads * nthreads;
-    size_t nt2 = (want + outer - 1) / outer;
-    size_t nb2 = (P + nt2 - 1) / nt2;
-    nb2 = (nb2 + CONV_COL_STEP - 1) / CONV_COL_STEP * CONV_COL_STEP;
-    if (nb2 < nb) nb = nb2;
-    ntiles = (P + nb - 1) / nb;
-    if (outer * ntiles < nthreads) shares = nthreads;
-  }
+  if (nthreads > 1 && outer * ntiles < 4 * nthreads) /* few tiles: a multiple of the threads */
+    ntiles = ((outer * ntiles + nthreads - 1) / nthreads * nthreads + outer - 1) / outer;
+  nb = (P + ntiles - 1) / ntiles;
+  nb = (nb + CONV_COL_STEP - 1) / CONV_COL_STEP * CONV_COL_STEP;
+  if (nb > P) nb = P;
+  ntiles = (P + nb - 1) / nb;
+  if (nthreads > 1 && outer * ntiles < nthreads) shares = nthreads;
   size_t slot;
   if (!mul_ok(nb + CONV_NR_MAX - 1, col, &slot) || slot > SIZE_MAX - 128) return false;
   *pl = (fwd_plan){K, P, nb, ntiles, shares, align64(slot + 64)};
@@ -206,27 +204,66 @@ typedef struct fwd_job {
   slot_set slots;
 } fwd_job;
 
-/* Packs B of tile `tile` of image n, group grp (ncols columns from col0). */
+/* One run of a B panel's lanes: grid row t, columns u .. u + n - 1. */
+typedef struct lane_run {
+  size_t t, u, n;
+} lane_run;
+
+/* Row (j, i) of B over one run of lanes, from plane (H x W) into d[0, r->n). */
+static void gather_lanes(const conv_phase *ph, const float *plane, size_t H, size_t W, size_t j, size_t i,
+                         const lane_run *r, float *d) {
+  size_t n = r->n;
+  ptrdiff_t iy = (ptrdiff_t)r->t * ph->ay + ph->offy[j];
+  if (iy < 0 || iy >= (ptrdiff_t)H) {
+    memset(d, 0, n * sizeof *d);
+    return;
+  }
+  const float *row = plane + (size_t)iy * W;
+  ptrdiff_t ax = ph->ax, ix0 = (ptrdiff_t)r->u * ax + ph->offx[i];
+  size_t lo = ix0 >= 0 ? 0 : (size_t)((-ix0 + ax - 1) / ax);
+  size_t hi = ix0 >= (ptrdiff_t)W ? 0 : (size_t)(((ptrdiff_t)W - ix0 + ax - 1) / ax);
+  if (lo > n) lo = n;
+  if (hi > n) hi = n;
+  if (hi < lo) hi = lo;
+  if (lo) memset(d, 0, lo * sizeof *d);
+  if (ax == 1) {
+    memcpy(d + lo, row + ix0 + (ptrdiff_t)lo, (hi - lo) * sizeof *d);
+  } else {
+    const float *src = row + ix0;
+    for (size_t q = lo; q < hi; q++) d[q] = src[(ptrdiff_t)q * ax];
+  }
+  if (hi < n) memset(d + hi, 0, (n - hi) * sizeof *d);
+}
+
+/* Packs B of image n, group grp, ncols columns from col0, panel by panel:
+ * each panel's K rows of NR lanes are consecutive in dst, so the writes
+ * stream; a panel's lanes split into runs along output rows once. */
 static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, size_t ncols, float *dst) {
   const pk_conv2d_geom *g = jb->g;
   const conv_phase *ph = jb->ph;
-  size_t H = (size_t)g->h, W = (size_t)g->w, NR = jb->nr, K = jb->pl.K, cin_g = (size_t)pk_conv2d_cin_g(g);
-  size_t panels = (ncols + NR - 1) / NR, last = ncols - (panels - 1) * NR;
+  size_t H = (size_t)g->h, W = (size_t)g->w, NR = jb->nr, cin_g = (size_t)pk_conv2d_cin_g(g);
   const float *plane0 = jb->in + (n * (size_t)g->c_in + grp * cin_g) * H * W;
-  size_t k = 0;
-  for (size_t c = 0; c < cin_g; c++) {
-    const float *plane = plane0 + c * H * W;
-    for (size_t j = 0; j < ph->nj; j++)
-      for (size_t i = 0; i < ph->ni; i++, k++)
-        for (size_t p = 0; p < panels; p++) {
-          float *d = dst + (p * K + k) * NR;
-          size_t w = p + 1 < panels ? NR : last, c0 = col0 + p * NR;
-          if (jb->identity)
-            memcpy(d, plane + c0, w * sizeof *d);
-          else
-            gather_run(ph, plane, H, W, j, i, c0, w, d);
-          if (w < NR) memset(d + w, 0, (NR - w) * sizeof *d);
+  for (size_t c0 = col0; c0 < col0 + ncols; c0 += NR) {
+    size_t w = col0 + ncols - c0 < NR ? col0 + ncols - c0 : NR, nruns = 0;
+    lane_run runs[CONV_NR_MAX];
+    for (size_t done = 0, t = c0 / ph->nu, u = c0 % ph->nu; done < w; t++, u = 0) {
+      size_t len = ph->nu - u < w - done ? ph->nu - u : w - done;
+      runs[nruns++] = (lane_run){t, u, len};
+      done += len;
+    }
+    for (size_t c = 0; c < cin_g; c++) {
+      const float *plane = plane0 + c * H * W;
+      for (size_t j = 0; j < ph->nj; j++)
+        for (size_t i = 0; i < ph->ni; i++, dst += NR) {
+          if (jb->identity) {
+            memcpy(dst, plane + c0, w * sizeof *dst);
+          } else {
+            float *d = dst;
+            for (size_t r = 0; r < nruns; d += runs[r].n, r++) gather_lanes(ph, plane, H, W, j, i, &runs[r], d);
+          }
+          if (w < NR) memset(dst + w, 0, (NR - w) * sizeof *dst);
         }
+    }
   }
 }
 

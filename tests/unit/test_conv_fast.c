@@ -2,14 +2,16 @@
  * micro-kernels) against the portable convolution kernel run in double:
  * randomized shapes across vector-tile edges (odd channel counts, padding,
  * stride, dilation, groups, depthwise 3x3/5x5 at stride 1/2, transposed
- * with output padding), every available ISA forced in turn, with and
- * without an output clamp; then aten::convolution.out itself on f32 tensors
- * (the wiring), and the geometry constructor's rejections. */
+ * with output padding, several B tiles), every available ISA forced in
+ * turn, with and without an output clamp, on one thread and on pools of 2
+ * and 3; then aten::convolution.out itself on f32 tensors (the wiring), and
+ * the geometry constructor's rejections. */
 #include <stdlib.h>
 
 #include "cpu/conv2d.h"
 #include "cpu/isa.h"
 #include "kernel_test_util.h"
+#include "ptera/threadpool.h"
 
 static uint32_t rng = 12345u;
 static uint32_t rnd(uint32_t n) {
@@ -69,6 +71,7 @@ static ptera_status run_op(const pk_conv2d_geom *g, int dt, void *in, void *w, v
 }
 
 static size_t cases, runs, mismatches;
+static ptera_threadpool *pools[2]; /* 2 and 3 threads */
 
 static bool close_to(const float *got, const double *want, size_t n, const char *what) {
   double scale = 1.0;
@@ -92,7 +95,7 @@ static void describe(const tcase *t) {
          g->transposed ? " transposed" : "", t->bias ? " bias" : "", t->min, t->max);
 }
 
-static void check_case(tcase *t) {
+static void check_case(tcase *t, bool threaded) {
   pk_conv2d_geom *g = &t->g;
   size_t nin = (size_t)(g->n * g->c_in * g->h * g->w), nw = wnumel(g), nout = (size_t)(g->n * g->c_out * g->oh * g->ow);
   float *in = malloc(nin * sizeof *in), *w = malloc(nw * sizeof *w), *b = malloc((size_t)g->c_out * sizeof *b);
@@ -118,16 +121,34 @@ static void check_case(tcase *t) {
     pk_conv2d_f32(g, in, w, NULL, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
     runs++;
     if (!close_to(out, ref, nout, pk_isa_name((pk_isa)isa))) ok = false;
+    void *packed = pbytes ? aligned_alloc(64, (pbytes + 63) & ~(size_t)63) : NULL;
     if (pbytes) { /* with the filters packed ahead */
-      void *packed = aligned_alloc(64, (pbytes + 63) & ~(size_t)63);
       pk_conv2d_f32_pack(g, w, packed);
       for (size_t i = 0; i < nout; i++) out[i] = NAN;
       pk_conv2d_f32(g, in, w, packed, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
-      free(packed);
       runs++;
       if (!close_to(out, ref, nout, "packed")) ok = false;
     }
     free(ws);
+    for (size_t pi = 0; pi < 2 && threaded; pi++) { /* split over a pool's threads */
+      size_t nt = ptera_threadpool_size(pools[pi]), tb = pk_conv2d_f32_workspace(g, nt);
+      CHECK(tb != SIZE_MAX);
+      size_t tsz = (tb + pbytes + 63) & ~(size_t)63;
+      void *tws = aligned_alloc(64, tsz ? tsz : 64);
+      ptera_kernel_ctx ctx;
+      pt_err err;
+      memset(&err, 0, sizeof err);
+      pr_kernel_ctx_init(&ctx, "aten::convolution.out", &err, NULL, 0);
+      ctx.pool = pools[pi];
+      for (int pass = 0; pass < (pbytes ? 2 : 1); pass++) { /* packed per call, then ahead */
+        for (size_t i = 0; i < nout; i++) out[i] = NAN;
+        pk_conv2d_f32(g, in, w, pass ? packed : NULL, t->bias ? b : NULL, out, t->min, t->max, tws, &ctx);
+        runs++;
+        if (!close_to(out, ref, nout, pi ? "3 threads" : "2 threads")) ok = false;
+      }
+      free(tws);
+    }
+    free(packed);
   }
   pk_isa_force(PK_ISA_COUNT);
   if (t->min == -INFINITY && t->max == INFINITY) { /* the op wrapper, which does not clamp */
@@ -225,19 +246,21 @@ static void geom_rejects(void) {
 }
 
 int main(void) {
+  CHECK(ptera_threadpool_create(2, NULL, &pools[0]) == PTERA_OK);
+  CHECK(ptera_threadpool_create(3, NULL, &pools[1]) == PTERA_OK);
   geom_rejects();
   tcase t;
   for (int i = 0; i < 120; i++) {
     random_case(&t, true, false);
-    check_case(&t);
+    check_case(&t, i % 4 == 0);
   }
   for (int i = 0; i < 120; i++) {
     random_case(&t, false, false);
-    check_case(&t);
+    check_case(&t, i % 3 == 0);
   }
   for (int i = 0; i < 80; i++) {
     random_case(&t, false, true);
-    check_case(&t);
+    check_case(&t, i % 4 == 0);
   }
   /* MobileNetV2's and ResNet-18's shapes, scaled down in extent */
   static const int64_t shapes[][8] = {
@@ -255,8 +278,30 @@ int main(void) {
     t.bias = true;
     t.min = -INFINITY;
     t.max = INFINITY;
-    check_case(&t);
+    check_case(&t, true);
   }
+  /* Past one B tile (K * columns above the tile budget): several tiles, an
+   * uneven last one, their balance over 2 and 3 threads; a 1-pixel output
+   * with more threads than tiles (the product split in shares). */
+  static const int64_t tiled[][9] = {
+      /* c_in, c_out, groups, kh, kw, stride, pad, h, w */
+      {64, 19, 1, 3, 3, 1, 1, 21, 19}, {40, 33, 1, 5, 3, 1, 2, 23, 17}, {72, 30, 2, 3, 3, 2, 1, 37, 29},
+      {96, 45, 1, 3, 3, 1, 0, 3, 3},   {130, 17, 1, 1, 1, 1, 0, 45, 31}};
+  for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++) {
+    const int64_t *s = tiled[i];
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    t.g = (pk_conv2d_geom){.n = 1 + (int64_t)(i % 2), .c_in = s[0], .c_out = s[1], .groups = s[2], .kh = s[3],
+                           .kw = s[4], .stride = {s[5], s[5]}, .pad = {s[6], s[6]}, .dil = {1, 1}, .h = s[7],
+                           .w = s[8]};
+    CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
+    t.bias = i != 2;
+    t.min = i == 1 ? 0.0f : -INFINITY;
+    t.max = INFINITY;
+    check_case(&t, true);
+  }
+  ptera_threadpool_destroy(pools[0]);
+  ptera_threadpool_destroy(pools[1]);
   printf("conv_fast: %zu cases, %zu fast-path runs, %zu mismatching cases\n", cases, runs, mismatches);
   return check_summary("conv_fast");
 }
