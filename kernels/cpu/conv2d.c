@@ -1,9 +1,10 @@
 /* f32 convolution fast path (see conv2d.h). */
 #include "cpu/conv2d.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
+#include "cpu/conv2d_slots.h"
+#include "cpu/conv2d_winograd.h"
 #include "cpu/gemm.h"
 #include "cpu/isa.h"
 #include "cpu/ukernels/dwconv/dwconv.h"
@@ -13,7 +14,6 @@
 #define CONV_BTILE_BYTES ((size_t)768 << 10) /* forward: packed B tile per thread (in L2) */
 #define CONV_COL_STEP 32u                   /* forward tile widths: whole panels of every ISA but NEON */
 #define CONV_NR_MAX 32u                     /* widest B panel of any ISA's GEMM kernels */
-#define CONV_MAX_SLOTS 64u                  /* workspace slots (one per running task) */
 
 /* ---- depthwise ---- */
 
@@ -129,30 +129,6 @@ static void gather_run(const conv_phase *ph, const float *plane, size_t H, size_
     t++;
     u = 0;
   }
-}
-
-/* Workspace slots: a task claims a free one for its duration (at most
- * CONV_MAX_SLOTS tasks run at once, see slot_grain). */
-typedef struct slot_set {
-  atomic_flag busy[CONV_MAX_SLOTS];
-} slot_set;
-
-static void slots_init(slot_set *s) {
-  for (size_t i = 0; i < CONV_MAX_SLOTS; i++) atomic_flag_clear(&s->busy[i]);
-}
-static size_t slot_claim(slot_set *s) {
-  for (size_t i = 0;; i = (i + 1) % CONV_MAX_SLOTS)
-    if (!atomic_flag_test_and_set_explicit(&s->busy[i], memory_order_acquire)) return i;
-}
-static void slot_release(slot_set *s, size_t i) { atomic_flag_clear_explicit(&s->busy[i], memory_order_release); }
-static size_t slot_count(size_t nthreads) {
-  return nthreads == 0 ? 1 : nthreads < CONV_MAX_SLOTS ? nthreads : CONV_MAX_SLOTS;
-}
-/* Grain of a parallel_for over items whose tasks each hold a slot: one item
- * at a time (a descheduled thread delays only the item it holds) unless more
- * threads than slots could run at once. */
-static size_t slot_grain(size_t items, size_t nthreads) {
-  return nthreads <= CONV_MAX_SLOTS ? 1 : (items + CONV_MAX_SLOTS - 1) / CONV_MAX_SLOTS;
 }
 
 /* ---- forward: the input gathered straight into the GEMM's packed B ----
@@ -424,17 +400,29 @@ static size_t pack_stride(const pk_conv2d_geom *g) {
 }
 
 size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
+  if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_pack_size(g);
   size_t total;
   if (!mul_ok(pack_stride(g), (size_t)g->groups, &total)) return SIZE_MAX;
   return total;
 }
 
 void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
+  if (pk_conv2d_wino_applies(g)) {
+    pk_conv2d_wino_pack(g, w, packed);
+    return;
+  }
   size_t stride = pack_stride(g), cout_g = (size_t)pk_conv2d_cout_g(g);
   size_t K = (size_t)(pk_conv2d_cin_g(g) * g->kh * g->kw);
   if (!stride) return;
   for (size_t grp = 0; grp < (size_t)g->groups; grp++)
     pk_gemm_f32_pack_a(cout_g, K, w + grp * cout_g * K, K, 1, (char *)packed + grp * stride);
+}
+
+bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
+  return a->c_in == b->c_in && a->c_out == b->c_out && a->groups == b->groups && a->kh == b->kh &&
+         a->kw == b->kw && a->transposed == b->transposed && a->layout == b->layout &&
+         a->stride[0] == b->stride[0] && a->stride[1] == b->stride[1] && a->dil[0] == b->dil[0] &&
+         a->dil[1] == b->dil[1] && pk_conv2d_wino_applies(a) == pk_conv2d_wino_applies(b);
 }
 
 bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
@@ -444,6 +432,7 @@ bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
 size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   size_t total, slots = slot_count(nthreads);
   if (dw_pick(g)) return 0;
+  if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_workspace(g, nthreads);
   if (g->transposed) {
     size_t nb, gws, slot;
     if (!tr_plan(g, &nb, &gws, &slot) || !mul_ok(slot, slots, &total)) return SIZE_MAX;
@@ -501,5 +490,8 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
     packed_w = ws;
     rest += pk_conv2d_f32_pack_size(g);
   }
-  fwd_run(g, in, packed_w, bias, out, min, max, rest, ctx, nthreads);
+  if (pk_conv2d_wino_applies(g))
+    pk_conv2d_wino_run(g, in, packed_w, bias, out, min, max, rest, ctx);
+  else
+    fwd_run(g, in, packed_w, bias, out, min, max, rest, ctx, nthreads);
 }

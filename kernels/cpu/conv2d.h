@@ -5,6 +5,8 @@
  * C_out, oh, ow]; out = clamp(conv(in, weight) + bias, min, max).
  *   depthwise 3x3 / 5x5, stride 1 or 2 (both dims), dilation 1: the dwconv
  *     micro-kernels, one channel plane per task;
+ *   3x3 stride 1, one group, enough channels and pixels: Winograd F(2x2, 3x3)
+ *     (conv2d_winograd.h);
  *   everything else (1x1, general, grouped, dilated): per image, group and
  *     tile of output pixels the input is gathered (im2col) straight into the
  *     GEMM's packed-B layout, then C[C_out/g, tile] = W·B + bias is written
@@ -30,6 +32,9 @@ PT_FUNC bool pk_conv2d_f32_supported(const pk_conv2d_geom *g);
  * selected when packing. */
 PT_FUNC size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g);
 PT_FUNC void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed);
+/* Whether filters packed for geometry a serve b (which may differ in batch
+ * and spatial extent). */
+PT_FUNC bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b);
 /* Bytes of workspace pk_conv2d_f32 needs for g with nthreads threads (may
  * be 0); SIZE_MAX when it would overflow. */
 PT_FUNC size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads);

@@ -123,6 +123,19 @@ float *pk_gemm_f32_pack_b_start(void *packed, size_t K, size_t N, pk_isa isa) {
   return (float *)((char *)packed + HEADER);
 }
 
+size_t pk_gemm_f32_a_panel(pk_isa isa) { return pk_gemm_f32_kernel_for(isa)->mr; }
+
+size_t pk_gemm_f32_pack_a_size_isa(size_t M, size_t K, pk_isa isa) {
+  return packed_bytes(M, K, pk_gemm_f32_kernel_for(isa)->mr);
+}
+
+float *pk_gemm_f32_pack_a_start(void *packed, size_t M, size_t K, pk_isa isa) {
+  const pk_gemm_f32_kernel *kn = pk_gemm_f32_kernel_for(isa);
+  pack_header h = {PACK_MAGIC, (uint32_t)kn->isa, (uint32_t)kn->mr, 0, M, K};
+  memcpy(packed, &h, sizeof h);
+  return (float *)((char *)packed + HEADER);
+}
+
 static const float *packed_data(const void *packed) { return (const float *)((const char *)packed + HEADER); }
 
 /* The kernels a run uses: those a prepacked operand was packed for. */

@@ -48,6 +48,12 @@ PT_FUNC pk_isa pk_gemm_f32_packed_isa(const void *packed);
 PT_FUNC size_t pk_gemm_f32_b_panel(pk_isa isa);
 PT_FUNC size_t pk_gemm_f32_pack_b_size_isa(size_t K, size_t N, pk_isa isa);
 PT_FUNC float *pk_gemm_f32_pack_b_start(void *packed, size_t K, size_t N, pk_isa isa);
+/* The same for an A (M×K) written by the caller: pk_gemm_f32_a_panel gives
+ * the panel height MR; panel p, step k, lane i at [(p*K + k)*MR + i], lanes
+ * past M zero; bytes as pk_gemm_f32_pack_a_size for isa. */
+PT_FUNC size_t pk_gemm_f32_a_panel(pk_isa isa);
+PT_FUNC size_t pk_gemm_f32_pack_a_size_isa(size_t M, size_t K, pk_isa isa);
+PT_FUNC float *pk_gemm_f32_pack_a_start(void *packed, size_t M, size_t K, pk_isa isa);
 /* pk_gemm_f32_workspace of an M×N×K product whose B is packed for isa and
  * whose A is packed (a_packed) or read as it is, before the operands exist. */
 PT_FUNC size_t pk_gemm_f32_workspace_b_packed(size_t M, size_t N, size_t K, bool a_packed, pk_isa isa,

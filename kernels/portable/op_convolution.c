@@ -235,14 +235,6 @@ static bool fast_ok(const conv_args *ca) {
          (!ca->bias || ptera_tensor_is_contiguous(ca->bias)) && pk_conv2d_f32_supported(&ca->g);
 }
 
-/* Whether filters packed for a serve b (everything but the spatial extent). */
-static bool same_filters(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
-  return a->c_in == b->c_in && a->c_out == b->c_out && a->groups == b->groups && a->kh == b->kh &&
-         a->kw == b->kw && a->transposed == b->transposed && a->layout == b->layout &&
-         a->stride[0] == b->stride[0] && a->stride[1] == b->stride[1] && a->dil[0] == b->dil[0] &&
-         a->dil[1] == b->dil[1];
-}
-
 ptera_status pk_convolution_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
   conv_args ca;
   if (conv_setup(NULL, args, nargs, &ca) != PTERA_OK || !fast_ok(&ca)) return PTERA_OK;
@@ -274,7 +266,7 @@ static bool conv_fast(ptera_kernel_ctx *ctx, const conv_args *ca) {
   if (!fast_ok(ca)) return false;
   const pk_conv2d_geom *g = &ca->g;
   const conv_state *s = ptera_kernel_state(ctx);
-  const void *packed = s && s->src == ca->w->data && same_filters(&s->g, g) ? s->packed : NULL;
+  const void *packed = s && s->src == ca->w->data && pk_conv2d_f32_same_pack(&s->g, g) ? s->packed : NULL;
   size_t bytes = pk_conv2d_f32_workspace(g, ptera_kernel_thread_count(ctx));
   size_t pack = packed ? 0 : pk_conv2d_f32_pack_size(g);
   if (bytes == SIZE_MAX || pack == SIZE_MAX || bytes > SIZE_MAX - pack) return false;

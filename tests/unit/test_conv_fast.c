@@ -2,13 +2,14 @@
  * micro-kernels) against the portable convolution kernel run in double:
  * randomized shapes across vector-tile edges (odd channel counts, padding,
  * stride, dilation, groups, depthwise 3x3/5x5 at stride 1/2, transposed
- * with output padding, several B tiles), every available ISA forced in
- * turn, with and without an output clamp, on one thread and on pools of 2
- * and 3; then aten::convolution.out itself on f32 tensors (the wiring), and
+ * with output padding, several B tiles, Winograd F(2x2, 3x3)), every
+ * available ISA forced in turn, with and without an output clamp, on one
+ * thread and on pools of 2 and 3; then aten::convolution.out itself on f32 tensors (the wiring), and
  * the geometry constructor's rejections. */
 #include <stdlib.h>
 
 #include "cpu/conv2d.h"
+#include "cpu/conv2d_winograd.h"
 #include "cpu/isa.h"
 #include "kernel_test_util.h"
 #include "ptera/threadpool.h"
@@ -299,6 +300,24 @@ int main(void) {
     t.min = i == 1 ? 0.0f : -INFINITY;
     t.max = INFINITY;
     check_case(&t, true);
+  }
+  /* Winograd F(2x2, 3x3): 3x3 stride 1, >= 16 channels, >= 100 output
+   * pixels; odd extents (partial 2x2 tiles), padding 0..2, the vector runs
+   * of 16 tiles and the edges around them, several tile blocks. */
+  for (int i = 0; i < 10; i++) {
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    do {
+      int64_t h = 8 + rnd(38), w = 8 + rnd(70), p = rnd(3);
+      t.g = (pk_conv2d_geom){.n = 1 + rnd(2), .c_in = 16 + rnd(25), .c_out = 16 + rnd(30), .groups = 1,
+                             .kh = 3, .kw = 3, .stride = {1, 1}, .pad = {p, rnd(3)}, .dil = {1, 1}, .h = h,
+                             .w = w};
+    } while (pk_conv2d_geom_init(&t.g, msg, sizeof msg) != PTERA_OK || t.g.oh * t.g.ow < 100);
+    CHECK(pk_conv2d_wino_applies(&t.g));
+    t.bias = i % 3 != 0;
+    t.min = i % 4 == 1 ? -0.25f : -INFINITY;
+    t.max = i % 4 == 1 ? 0.5f : INFINITY;
+    check_case(&t, i % 2 == 0);
   }
   ptera_threadpool_destroy(pools[0]);
   ptera_threadpool_destroy(pools[1]);
