@@ -185,35 +185,51 @@ typedef struct lane_run {
   size_t t, u, n;
 } lane_run;
 
-/* Row (j, i) of B over one run of lanes, from plane (H x W) into d[0, r->n). */
-static void gather_lanes(const conv_phase *ph, const float *plane, size_t H, size_t W, size_t j, size_t i,
-                         const lane_run *r, float *d) {
-  size_t n = r->n;
-  ptrdiff_t iy = (ptrdiff_t)r->t * ph->ay + ph->offy[j];
-  if (iy < 0 || iy >= (ptrdiff_t)H) {
-    memset(d, 0, n * sizeof *d);
-    return;
-  }
-  const float *row = plane + (size_t)iy * W;
+/* Where tap column i of a run of lanes reads: lanes [lo, hi) from
+ * row + ix0 + q*ax, the others zero (found once per panel and tap column). */
+typedef struct col_span {
+  ptrdiff_t ix0;
+  size_t lo, hi;
+} col_span;
+
+static col_span span_of(const conv_phase *ph, size_t W, size_t i, const lane_run *r) {
   ptrdiff_t ax = ph->ax, ix0 = (ptrdiff_t)r->u * ax + ph->offx[i];
+  size_t n = r->n;
   size_t lo = ix0 >= 0 ? 0 : (size_t)((-ix0 + ax - 1) / ax);
   size_t hi = ix0 >= (ptrdiff_t)W ? 0 : (size_t)(((ptrdiff_t)W - ix0 + ax - 1) / ax);
   if (lo > n) lo = n;
   if (hi > n) hi = n;
   if (hi < lo) hi = lo;
+  return (col_span){ix0, lo, hi};
+}
+
+/* Row (j, i) of B over one run of lanes, from plane (H x W) into d[0, r->n). */
+static void gather_lanes(const conv_phase *ph, const float *plane, size_t H, size_t W, size_t j,
+                         const lane_run *r, const col_span *sp, float *d) {
+  size_t n = r->n, lo = sp->lo, hi = sp->hi;
+  ptrdiff_t iy = (ptrdiff_t)r->t * ph->ay + ph->offy[j];
+  if (iy < 0 || iy >= (ptrdiff_t)H) {
+    memset(d, 0, n * sizeof *d);
+    return;
+  }
+  const float *src = plane + (size_t)iy * W + sp->ix0;
   if (lo) memset(d, 0, lo * sizeof *d);
-  if (ax == 1) {
-    memcpy(d + lo, row + ix0 + (ptrdiff_t)lo, (hi - lo) * sizeof *d);
+  if (ph->ax == 1) {
+    memcpy(d + lo, src + lo, (hi - lo) * sizeof *d);
+  } else if (ph->ax == 2) {
+    for (size_t q = lo; q < hi; q++) d[q] = src[2 * q];
   } else {
-    const float *src = row + ix0;
-    for (size_t q = lo; q < hi; q++) d[q] = src[(ptrdiff_t)q * ax];
+    for (size_t q = lo; q < hi; q++) d[q] = src[(ptrdiff_t)q * ph->ax];
   }
   if (hi < n) memset(d + hi, 0, (n - hi) * sizeof *d);
 }
 
+#define CONV_SPANS 256 /* spans kept per panel (runs x tap columns) */
+
 /* Packs B of image n, group grp, ncols columns from col0, panel by panel:
  * each panel's K rows of NR lanes are consecutive in dst, so the writes
- * stream; a panel's lanes split into runs along output rows once. */
+ * stream; a panel's lanes split into runs along output rows once, and each
+ * run's column spans are found once per tap column. */
 static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, size_t ncols, float *dst) {
   const pk_conv2d_geom *g = jb->g;
   const conv_phase *ph = jb->ph;
@@ -222,11 +238,15 @@ static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, siz
   for (size_t c0 = col0; c0 < col0 + ncols; c0 += NR) {
     size_t w = col0 + ncols - c0 < NR ? col0 + ncols - c0 : NR, nruns = 0;
     lane_run runs[CONV_NR_MAX];
+    col_span spans[CONV_SPANS];
     for (size_t done = 0, t = c0 / ph->nu, u = c0 % ph->nu; done < w; t++, u = 0) {
       size_t len = ph->nu - u < w - done ? ph->nu - u : w - done;
       runs[nruns++] = (lane_run){t, u, len};
       done += len;
     }
+    bool kept = nruns * ph->ni <= CONV_SPANS;
+    for (size_t r = 0; kept && r < nruns; r++)
+      for (size_t i = 0; i < ph->ni; i++) spans[r * ph->ni + i] = span_of(ph, W, i, &runs[r]);
     for (size_t c = 0; c < cin_g; c++) {
       const float *plane = plane0 + c * H * W;
       for (size_t j = 0; j < ph->nj; j++)
@@ -235,7 +255,10 @@ static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, siz
             memcpy(dst, plane + c0, w * sizeof *dst);
           } else {
             float *d = dst;
-            for (size_t r = 0; r < nruns; d += runs[r].n, r++) gather_lanes(ph, plane, H, W, j, i, &runs[r], d);
+            for (size_t r = 0; r < nruns; d += runs[r].n, r++) {
+              col_span sp = kept ? spans[r * ph->ni + i] : span_of(ph, W, i, &runs[r]);
+              gather_lanes(ph, plane, H, W, j, &runs[r], &sp, d);
+            }
           }
           if (w < NR) memset(dst + w, 0, (NR - w) * sizeof *dst);
         }
