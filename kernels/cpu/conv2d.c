@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "cpu/conv2d_nhwc.h"
 #include "cpu/conv2d_slots.h"
 #include "cpu/conv2d_winograd.h"
 #include "cpu/gemm.h"
@@ -423,6 +424,7 @@ static size_t pack_stride(const pk_conv2d_geom *g) {
 }
 
 size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
+  if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_pack_size(g);
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_pack_size(g);
   size_t total;
   if (!mul_ok(pack_stride(g), (size_t)g->groups, &total)) return SIZE_MAX;
@@ -430,6 +432,10 @@ size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
 }
 
 void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
+  if (g->layout == PK_CONV_NHWC) {
+    pk_conv2d_nhwc_pack(g, w, packed);
+    return;
+  }
   if (pk_conv2d_wino_applies(g)) {
     pk_conv2d_wino_pack(g, w, packed);
     return;
@@ -449,11 +455,13 @@ bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
 }
 
 bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
+  if (g->layout == PK_CONV_NHWC) return !g->transposed;
   return g->layout == PK_CONV_NCHW && g->kh <= CONV_KMAX && g->kw <= CONV_KMAX;
 }
 
 size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   size_t total, slots = slot_count(nthreads);
+  if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_workspace(g, nthreads);
   if (dw_pick(g)) return 0;
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_workspace(g, nthreads);
   if (g->transposed) {
@@ -494,6 +502,15 @@ static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed
 void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, const void *packed_w,
                    const float *bias, float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx) {
   size_t nthreads = ptera_kernel_thread_count(ctx);
+  if (g->layout == PK_CONV_NHWC) {
+    if (!packed_w) { /* packed per call, into the front of the workspace */
+      pk_conv2d_nhwc_pack(g, w, ws);
+      packed_w = ws;
+      ws = (char *)ws + pk_conv2d_nhwc_pack_size(g);
+    }
+    pk_conv2d_nhwc_run(g, in, packed_w, bias, out, min, max, ws, ctx);
+    return;
+  }
   pk_f32_dwconv2d_fn dw = dw_pick(g);
   if (dw) {
     dw_job j = {g, dw, in, w, bias, out,

@@ -1,8 +1,13 @@
-/* Typed f32 2-d convolution for the fast path (NCHW, contiguous).
+/* Typed f32 2-d convolution for the fast path (contiguous NCHW, or
+ * channels last).
  *
- * in [N, C_in, H, W]; weight [C_out, C_in/groups, kh, kw] ([C_in,
- * C_out/groups, kh, kw] when transposed); bias [C_out] or NULL; out [N,
- * C_out, oh, ow]; out = clamp(conv(in, weight) + bias, min, max).
+ * g->layout NCHW: in [N, C_in, H, W]; weight [C_out, C_in/groups, kh, kw]
+ * ([C_in, C_out/groups, kh, kw] when transposed); out [N, C_out, oh, ow].
+ * g->layout NHWC (channels last, dim order [0, 2, 3, 1], not transposed):
+ * in [N, H, W, C_in]; weight [C_out, kh, kw, C_in/groups]; out [N, oh, ow,
+ * C_out] (conv2d_nhwc.h). Both: bias [C_out] or NULL; out = clamp(conv(in,
+ * weight) + bias, min, max), with the same pack / workspace contract.
+ * NCHW:
  *   depthwise 3x3 / 5x5, stride 1 or 2 (both dims), dilation 1: the dwconv
  *     micro-kernels, one channel plane per task;
  *   3x3 stride 1, one group, enough channels and pixels: Winograd F(2x2, 3x3)
@@ -23,8 +28,8 @@
 #include "cpu/conv_geom.h"
 #include "ptera/kernel.h"
 
-/* Whether pk_conv2d_f32 handles g (NCHW; any stride, padding, dilation,
- * groups, output padding). */
+/* Whether pk_conv2d_f32 handles g (NCHW: any stride, padding, dilation,
+ * groups, output padding; NHWC: the same but not transposed). */
 PT_FUNC bool pk_conv2d_f32_supported(const pk_conv2d_geom *g);
 /* Bytes of g's filters packed for the product (0 when g's path reads them as
  * they are; SIZE_MAX on overflow), and the packing: at method load

@@ -3,7 +3,8 @@
  * SymInt groups, *, Tensor(a!) out). 1-d ([N,C,L]) and 2-d ([N,C,H,W]) inputs, any dim
  * order; transposed convolution included. One real dtype throughout.
  *
- * Float32 contiguous (NCHW) tensors take the fast path (kernels/cpu/conv2d.h).
+ * Float32 tensors all contiguous (NCHW) or all channels last (NHWC, 2-d)
+ * take the fast path (kernels/cpu/conv2d.h).
  * Prepare (at method load): with a constant weight the filters are packed
  * once into method-owned memory and the run's workspace is declared for the
  * method's threads; with another weight the declaration also holds the
@@ -228,18 +229,33 @@ static ptera_status conv_setup(ptera_kernel_ctx *ctx, ptera_value **args, size_t
   return PTERA_OK;
 }
 
-/* Whether the fast path takes these tensors. */
-static bool fast_ok(const conv_args *ca) {
-  return ca->in->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(ca->in) &&
-         ptera_tensor_is_contiguous(ca->w) && ptera_tensor_is_contiguous(ca->out) &&
-         (!ca->bias || ptera_tensor_is_contiguous(ca->bias)) && pk_conv2d_f32_supported(&ca->g);
+static bool channels_last(const ptera_tensor *t) {
+  return t->dim == 4 && t->dim_order[0] == 0 && t->dim_order[1] == 2 && t->dim_order[2] == 3 &&
+         t->dim_order[3] == 1;
+}
+
+/* The fast path's geometry for these tensors: float32, input, weight and
+ * output all contiguous (NCHW) or all channels last (NHWC), a contiguous
+ * bias; false when the fast path does not take them. */
+static bool fast_geom(const conv_args *ca, pk_conv2d_geom *g) {
+  if (ca->in->dtype != PTERA_DTYPE_FLOAT || (ca->bias && !ptera_tensor_is_contiguous(ca->bias))) return false;
+  *g = ca->g;
+  if (ptera_tensor_is_contiguous(ca->in) && ptera_tensor_is_contiguous(ca->w) &&
+      ptera_tensor_is_contiguous(ca->out))
+    g->layout = PK_CONV_NCHW;
+  else if (channels_last(ca->in) && channels_last(ca->w) && channels_last(ca->out))
+    g->layout = PK_CONV_NHWC;
+  else
+    return false;
+  return pk_conv2d_f32_supported(g);
 }
 
 ptera_status pk_convolution_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
   conv_args ca;
-  if (conv_setup(NULL, args, nargs, &ca) != PTERA_OK || !fast_ok(&ca)) return PTERA_OK;
-  size_t bytes = pk_conv2d_f32_workspace(&ca.g, ptera_kernel_prepare_thread_count(ctx));
-  size_t pack = pk_conv2d_f32_pack_size(&ca.g);
+  pk_conv2d_geom g;
+  if (conv_setup(NULL, args, nargs, &ca) != PTERA_OK || !fast_geom(&ca, &g)) return PTERA_OK;
+  size_t bytes = pk_conv2d_f32_workspace(&g, ptera_kernel_prepare_thread_count(ctx));
+  size_t pack = pk_conv2d_f32_pack_size(&g);
   if (bytes == SIZE_MAX || pack == SIZE_MAX || bytes > SIZE_MAX - pack) return PTERA_OK;
   const ptera_tensor *w = ca.w;
   if (!pack || !(w->flags & PTERA_TENSOR_CONST) || w->dynamism != PTERA_SHAPE_STATIC || !w->data) {
@@ -251,10 +267,10 @@ ptera_status pk_convolution_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value *
   if (!p)
     return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
                                      "out of memory packing %lld x %lld x %lld x %lld filters (%zu bytes)",
-                                     (long long)ca.g.c_out, (long long)pk_conv2d_cin_g(&ca.g),
-                                     (long long)ca.g.kh, (long long)ca.g.kw, pack);
-  pk_conv2d_f32_pack(&ca.g, w->data, p);
-  *s = (conv_state){ca.g, w->data, p};
+                                     (long long)g.c_out, (long long)pk_conv2d_cin_g(&g), (long long)g.kh,
+                                     (long long)g.kw, pack);
+  pk_conv2d_f32_pack(&g, w->data, p);
+  *s = (conv_state){g, w->data, p};
   ptera_kernel_prepare_set_state(ctx, s);
   ptera_kernel_prepare_workspace(ctx, bytes);
   return PTERA_OK;
@@ -263,8 +279,9 @@ ptera_status pk_convolution_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value *
 /* The fast path; false when it does not apply or its workspace is missing
  * (the portable loops run then). */
 static bool conv_fast(ptera_kernel_ctx *ctx, const conv_args *ca) {
-  if (!fast_ok(ca)) return false;
-  const pk_conv2d_geom *g = &ca->g;
+  pk_conv2d_geom fg;
+  if (!fast_geom(ca, &fg)) return false;
+  const pk_conv2d_geom *g = &fg;
   const conv_state *s = ptera_kernel_state(ctx);
   const void *packed = s && s->src == ca->w->data && pk_conv2d_f32_same_pack(&s->g, g) ? s->packed : NULL;
   size_t bytes = pk_conv2d_f32_workspace(g, ptera_kernel_thread_count(ctx));

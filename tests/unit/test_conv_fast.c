@@ -4,7 +4,7 @@
  * stride, dilation, groups, depthwise 3x3/5x5 at stride 1/2, transposed
  * with output padding, several B tiles, Winograd F(2x2, 3x3)), every
  * available ISA forced in turn, with and without an output clamp, on one
- * thread and on pools of 2 and 3; then aten::convolution.out itself on f32 tensors (the wiring), and
+ * thread and on pools of 2 and 3, in NCHW and channels last; then aten::convolution.out itself on f32 tensors (the wiring), and
  * the geometry constructor's rejections. */
 #include <stdlib.h>
 
@@ -39,19 +39,20 @@ static int32_t wsize1(const pk_conv2d_geom *g) {
   return (int32_t)(g->transposed ? pk_conv2d_cout_g(g) : pk_conv2d_cin_g(g));
 }
 
-/* Runs aten::convolution.out on dtype dt buffers (contiguous); out holds the result. */
+/* Runs aten::convolution.out on dtype dt buffers (in, weight and out in dim
+ * order `order`, NULL = contiguous); out holds the result. */
 static ptera_status run_op(const pk_conv2d_geom *g, int dt, void *in, void *w, void *b, void *out,
-                           size_t es) {
+                           size_t es, const uint8_t *order) {
   const pk_conv2d_geom *q = g;
   size_t nin = (size_t)(q->n * q->c_in * q->h * q->w), nout = (size_t)(q->n * q->c_out * q->oh * q->ow);
   int32_t is[4] = {(int32_t)q->n, (int32_t)q->c_in, (int32_t)q->h, (int32_t)q->w};
   int32_t ws[4] = {wsize0(q), wsize1(q), (int32_t)q->kh, (int32_t)q->kw};
   int32_t bs[1] = {(int32_t)q->c_out};
   int32_t os[4] = {(int32_t)q->n, (int32_t)q->c_out, (int32_t)q->oh, (int32_t)q->ow};
-  ptera_value *vi = kt_tensor(dt, in, nin * es, 4, is, NULL, PTERA_SHAPE_STATIC);
-  ptera_value *vw = kt_tensor(dt, w, wnumel(q) * es, 4, ws, NULL, PTERA_SHAPE_STATIC);
+  ptera_value *vi = kt_tensor(dt, in, nin * es, 4, is, order, PTERA_SHAPE_STATIC);
+  ptera_value *vw = kt_tensor(dt, w, wnumel(q) * es, 4, ws, order, PTERA_SHAPE_STATIC);
   ptera_value *vb = b ? kt_tensor(dt, b, (size_t)q->c_out * es, 1, bs, NULL, PTERA_SHAPE_STATIC) : kt_none();
-  ptera_value *vo = kt_tensor(dt, out, nout * es, 4, os, NULL, PTERA_SHAPE_STATIC);
+  ptera_value *vo = kt_tensor(dt, out, nout * es, 4, os, order, PTERA_SHAPE_STATIC);
   ptera_value *args[11] = {vi,
                            vw,
                            vb,
@@ -96,6 +97,67 @@ static void describe(const tcase *t) {
          g->transposed ? " transposed" : "", t->bias ? " bias" : "", t->min, t->max);
 }
 
+/* The channels-last variant of t: in [N, H, W, C], weight [C_out, kh, kw,
+ * C_in/g] and out [N, oh, ow, C_out] from the NCHW buffers, each ISA (and,
+ * when threaded, the pools), filters packed ahead and per call. */
+static bool check_nhwc(const tcase *t, const float *in, const float *w, const float *b, const double *ref,
+                       bool threaded) {
+  pk_conv2d_geom g = t->g;
+  g.layout = PK_CONV_NHWC;
+  size_t N = (size_t)g.n, C = (size_t)g.c_in, H = (size_t)g.h, W = (size_t)g.w, CO = (size_t)g.c_out;
+  size_t OH = (size_t)g.oh, OW = (size_t)g.ow, cin_g = (size_t)pk_conv2d_cin_g(&g), T = (size_t)(g.kh * g.kw);
+  size_t nin = N * C * H * W, nw = CO * cin_g * T, nout = N * CO * OH * OW;
+  float *xin = malloc(nin * sizeof *xin), *xw = malloc(nw * sizeof *xw), *out = malloc(nout * sizeof *out);
+  double *xref = malloc(nout * sizeof *xref);
+  for (size_t n = 0; n < N; n++)
+    for (size_t c = 0; c < C; c++)
+      for (size_t i = 0; i < H * W; i++) xin[(n * H * W + i) * C + c] = in[(n * C + c) * H * W + i];
+  for (size_t o = 0; o < CO; o++)
+    for (size_t c = 0; c < cin_g; c++)
+      for (size_t k = 0; k < T; k++) xw[(o * T + k) * cin_g + c] = w[(o * cin_g + c) * T + k];
+  for (size_t n = 0; n < N; n++)
+    for (size_t o = 0; o < CO; o++)
+      for (size_t i = 0; i < OH * OW; i++) xref[(n * OH * OW + i) * CO + o] = ref[(n * CO + o) * OH * OW + i];
+  bool ok = true;
+  CHECK(pk_conv2d_f32_supported(&g));
+  for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
+    if (!pk_isa_available((pk_isa)isa)) continue;
+    pk_isa_force((pk_isa)isa);
+    size_t pb = pk_conv2d_f32_pack_size(&g);
+    void *packed = aligned_alloc(64, (pb + 63) / 64 * 64 + 64);
+    pk_conv2d_f32_pack(&g, xw, packed);
+    for (size_t pi = 0; pi < (threaded ? 3u : 1u); pi++) {
+      ptera_threadpool *pool = pi ? pools[pi - 1] : NULL;
+      size_t wb = pk_conv2d_f32_workspace(&g, ptera_threadpool_size(pool));
+      CHECK(wb != SIZE_MAX && pb != SIZE_MAX);
+      void *ws = aligned_alloc(64, (wb + pb + 63) / 64 * 64 + 64);
+      ptera_kernel_ctx ctx;
+      pt_err err;
+      memset(&err, 0, sizeof err);
+      pr_kernel_ctx_init(&ctx, "aten::convolution.out", &err, NULL, 0);
+      ctx.pool = pool;
+      for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < nout; i++) out[i] = NAN;
+        pk_conv2d_f32(&g, xin, xw, pass ? packed : NULL, t->bias ? b : NULL, out, t->min, t->max, ws, &ctx);
+        runs++;
+        if (!close_to(out, xref, nout, "channels last")) ok = false;
+      }
+      free(ws);
+    }
+    free(packed);
+  }
+  pk_isa_force(PK_ISA_COUNT);
+  if (t->min == -INFINITY && t->max == INFINITY && g.n * g.c_in * g.h * g.w > 0) { /* the op wrapper */
+    static const uint8_t cl[4] = {0, 2, 3, 1};
+    for (size_t i = 0; i < nout; i++) out[i] = NAN;
+    CHECK(run_op(&t->g, PTERA_DTYPE_FLOAT, xin, xw, t->bias ? (void *)b : NULL, out, sizeof(float), cl) ==
+          PTERA_OK);
+    if (!close_to(out, xref, nout, "aten::convolution.out channels last")) ok = false;
+  }
+  free(xin), free(xw), free(out), free(xref);
+  return ok;
+}
+
 static void check_case(tcase *t, bool threaded) {
   pk_conv2d_geom *g = &t->g;
   size_t nin = (size_t)(g->n * g->c_in * g->h * g->w), nw = wnumel(g), nout = (size_t)(g->n * g->c_out * g->oh * g->ow);
@@ -107,7 +169,7 @@ static void check_case(tcase *t, bool threaded) {
   for (size_t i = 0; i < nw; i++) dw[i] = w[i] = rndf();
   for (int64_t i = 0; i < g->c_out; i++) db[i] = b[i] = rndf();
   cases++;
-  CHECK(run_op(g, PTERA_DTYPE_DOUBLE, din, dw, t->bias ? db : NULL, ref, sizeof(double)) == PTERA_OK);
+  CHECK(run_op(g, PTERA_DTYPE_DOUBLE, din, dw, t->bias ? db : NULL, ref, sizeof(double), NULL) == PTERA_OK);
   for (size_t i = 0; i < nout; i++) ref[i] = fmin(fmax(ref[i], t->min), t->max);
   bool ok = true;
   CHECK(pk_conv2d_f32_supported(g));
@@ -154,9 +216,10 @@ static void check_case(tcase *t, bool threaded) {
   pk_isa_force(PK_ISA_COUNT);
   if (t->min == -INFINITY && t->max == INFINITY) { /* the op wrapper, which does not clamp */
     for (size_t i = 0; i < nout; i++) out[i] = NAN;
-    CHECK(run_op(g, PTERA_DTYPE_FLOAT, in, w, t->bias ? b : NULL, out, sizeof(float)) == PTERA_OK);
+    CHECK(run_op(g, PTERA_DTYPE_FLOAT, in, w, t->bias ? b : NULL, out, sizeof(float), NULL) == PTERA_OK);
     if (!close_to(out, ref, nout, "aten::convolution.out")) ok = false;
   }
+  if (!g->transposed && !check_nhwc(t, in, w, b, ref, threaded)) ok = false;
   if (!ok) {
     mismatches++;
     describe(t);
