@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cpu/conv2d_nhwc.h"
+#include "cpu/conv2d_pixrows.h"
 #include "cpu/conv2d_slots.h"
 #include "cpu/conv2d_winograd.h"
 #include "cpu/gemm.h"
@@ -426,6 +427,7 @@ static size_t pack_stride(const pk_conv2d_geom *g) {
 size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
   if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_pack_size(g);
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_pack_size(g);
+  if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_pack_size(g);
   size_t total;
   if (!mul_ok(pack_stride(g), (size_t)g->groups, &total)) return SIZE_MAX;
   return total;
@@ -440,6 +442,10 @@ void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
     pk_conv2d_wino_pack(g, w, packed);
     return;
   }
+  if (pk_conv2d_pixrows_applies(g)) {
+    pk_conv2d_pixrows_pack(g, w, packed);
+    return;
+  }
   size_t stride = pack_stride(g), cout_g = (size_t)pk_conv2d_cout_g(g);
   size_t K = (size_t)(pk_conv2d_cin_g(g) * g->kh * g->kw);
   if (!stride) return;
@@ -451,7 +457,8 @@ bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
   return a->c_in == b->c_in && a->c_out == b->c_out && a->groups == b->groups && a->kh == b->kh &&
          a->kw == b->kw && a->transposed == b->transposed && a->layout == b->layout &&
          a->stride[0] == b->stride[0] && a->stride[1] == b->stride[1] && a->dil[0] == b->dil[0] &&
-         a->dil[1] == b->dil[1] && pk_conv2d_wino_applies(a) == pk_conv2d_wino_applies(b);
+         a->dil[1] == b->dil[1] && pk_conv2d_wino_applies(a) == pk_conv2d_wino_applies(b) &&
+         pk_conv2d_pixrows_applies(a) == pk_conv2d_pixrows_applies(b);
 }
 
 bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
@@ -464,6 +471,7 @@ size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_workspace(g, nthreads);
   if (dw_pick(g)) return 0;
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_workspace(g, nthreads);
+  if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_workspace(g, nthreads);
   if (g->transposed) {
     size_t nb, gws, slot;
     if (!tr_plan(g, &nb, &gws, &slot) || !mul_ok(slot, slots, &total)) return SIZE_MAX;
@@ -532,6 +540,8 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
   }
   if (pk_conv2d_wino_applies(g))
     pk_conv2d_wino_run(g, in, packed_w, bias, out, min, max, rest, ctx);
+  else if (pk_conv2d_pixrows_applies(g))
+    pk_conv2d_pixrows_run(g, in, packed_w, bias, out, min, max, rest, ctx);
   else
     fwd_run(g, in, packed_w, bias, out, min, max, rest, ctx, nthreads);
 }

@@ -1,14 +1,16 @@
-/* The f32 convolution fast path (kernels/cpu/conv2d.c and the dwconv
- * micro-kernels) against the portable convolution kernel run in double:
- * randomized shapes across vector-tile edges (odd channel counts, padding,
- * stride, dilation, groups, depthwise 3x3/5x5 at stride 1/2, transposed
- * with output padding, several B tiles, Winograd F(2x2, 3x3)), every
- * available ISA forced in turn, with and without an output clamp, on one
- * thread and on pools of 2 and 3, in NCHW and channels last; then aten::convolution.out itself on f32 tensors (the wiring), and
- * the geometry constructor's rejections. */
+/* The f32 convolution fast path (kernels/cpu/conv2d*.c and the dwconv,
+ * winograd micro-kernels) against the portable convolution kernel run in
+ * double: randomized shapes across vector-tile edges (odd channel counts,
+ * padding, stride, dilation, groups, depthwise 3x3/5x5 at stride 1/2,
+ * transposed with output padding, several B tiles, Winograd F(2x2, 3x3),
+ * pixels as the product's rows), every available ISA forced in turn, with
+ * and without an output clamp, on one thread and on pools of 2 and 3, in
+ * NCHW and channels last; then aten::convolution.out itself on f32 tensors
+ * (the wiring, both layouts), and the geometry constructor's rejections. */
 #include <stdlib.h>
 
 #include "cpu/conv2d.h"
+#include "cpu/conv2d_pixrows.h"
 #include "cpu/conv2d_winograd.h"
 #include "cpu/isa.h"
 #include "kernel_test_util.h"
@@ -350,7 +352,10 @@ int main(void) {
   static const int64_t tiled[][9] = {
       /* c_in, c_out, groups, kh, kw, stride, pad, h, w */
       {64, 19, 1, 3, 3, 1, 1, 21, 19}, {40, 33, 1, 5, 3, 1, 2, 23, 17}, {72, 30, 2, 3, 3, 2, 1, 37, 29},
-      {96, 45, 1, 3, 3, 1, 0, 3, 3},   {130, 17, 1, 1, 1, 1, 0, 45, 31}};
+      {96, 45, 1, 3, 3, 1, 0, 3, 3},   {130, 17, 1, 1, 1, 1, 0, 45, 31},
+      /* few pixels, many channels: pixels as the product's rows */
+      {64, 40, 1, 3, 3, 1, 1, 7, 7},   {48, 64, 2, 1, 1, 1, 0, 5, 9},   {24, 33, 1, 3, 3, 2, 1, 13, 11},
+      {10, 70, 1, 5, 5, 2, 2, 8, 8}};
   for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++) {
     const int64_t *s = tiled[i];
     char msg[160];
@@ -359,6 +364,7 @@ int main(void) {
                            .kw = s[4], .stride = {s[5], s[5]}, .pad = {s[6], s[6]}, .dil = {1, 1}, .h = s[7],
                            .w = s[8]};
     CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
+    CHECK(pk_conv2d_pixrows_applies(&t.g) == (i == 3 || i >= 5));
     t.bias = i != 2;
     t.min = i == 1 ? 0.0f : -INFINITY;
     t.max = INFINITY;
