@@ -417,11 +417,11 @@ static void tr_run(const pk_conv2d_geom *g, const float *in, const float *w, con
 
 /* ---- planning and entry points ---- */
 
-/* Bytes between two groups' packed filters; 0 when the path packs none. */
-static size_t pack_stride(const pk_conv2d_geom *g) {
+/* Bytes between two groups' filters packed for isa; 0 when the path packs none. */
+static size_t pack_stride(const pk_conv2d_geom *g, pk_isa isa) {
   size_t K;
   if (g->transposed || dw_pick(g) || !mul_ok((size_t)pk_conv2d_cin_g(g), (size_t)(g->kh * g->kw), &K)) return 0;
-  return align64(pk_gemm_f32_pack_a_size((size_t)pk_conv2d_cout_g(g), K));
+  return align64(pk_gemm_f32_pack_a_size_isa((size_t)pk_conv2d_cout_g(g), K, isa));
 }
 
 size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
@@ -429,7 +429,7 @@ size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_pack_size(g);
   if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_pack_size(g);
   size_t total;
-  if (!mul_ok(pack_stride(g), (size_t)g->groups, &total)) return SIZE_MAX;
+  if (!mul_ok(pack_stride(g, pk_isa_selected()), (size_t)g->groups, &total)) return SIZE_MAX;
   return total;
 }
 
@@ -446,7 +446,7 @@ void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
     pk_conv2d_pixrows_pack(g, w, packed);
     return;
   }
-  size_t stride = pack_stride(g), cout_g = (size_t)pk_conv2d_cout_g(g);
+  size_t stride = pack_stride(g, pk_isa_selected()), cout_g = (size_t)pk_conv2d_cout_g(g);
   size_t K = (size_t)(pk_conv2d_cin_g(g) * g->kh * g->kw);
   if (!stride) return;
   for (size_t grp = 0; grp < (size_t)g->groups; grp++)
@@ -484,9 +484,9 @@ size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
 
 static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed_w, const float *bias, float *out,
                     float min, float max, void *ws, ptera_kernel_ctx *ctx, size_t nthreads) {
-  fwd_job jb = {.g = g, .in = in, .bias = bias, .packed = packed_w, .pack_stride = pack_stride(g), .out = out,
-                .min = min, .max = max, .ws = ws};
+  fwd_job jb = {.g = g, .in = in, .bias = bias, .packed = packed_w, .out = out, .min = min, .max = max, .ws = ws};
   jb.isa = pk_gemm_f32_packed_isa(packed_w);
+  jb.pack_stride = pack_stride(g, jb.isa);
   jb.nr = pk_gemm_f32_b_panel(jb.isa);
   jb.identity = g->kh == 1 && g->kw == 1 && g->stride[0] == 1 && g->stride[1] == 1 && g->pad[0] == 0 &&
                 g->pad[1] == 0;

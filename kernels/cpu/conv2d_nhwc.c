@@ -93,16 +93,17 @@ static bool nhwc_plan_make(const pk_conv2d_geom *g, size_t nthreads, nhwc_plan *
   return true;
 }
 
-static size_t pack_stride(const pk_conv2d_geom *g) {
+/* Bytes between two groups' filters packed for isa. */
+static size_t pack_stride(const pk_conv2d_geom *g, pk_isa isa) {
   size_t K;
   if (!mul_ok((size_t)pk_conv2d_cin_g(g), taps(g), &K)) return 0;
-  return align64(pk_gemm_f32_pack_b_size(K, (size_t)pk_conv2d_cout_g(g)));
+  return align64(pk_gemm_f32_pack_b_size_isa(K, (size_t)pk_conv2d_cout_g(g), isa));
 }
 
 size_t pk_conv2d_nhwc_pack_size(const pk_conv2d_geom *g) {
   size_t total;
   if (pk_conv2d_is_depthwise(g)) return mul_ok((size_t)g->c_in * sizeof(float), taps(g), &total) ? total : SIZE_MAX;
-  return mul_ok(pack_stride(g), (size_t)g->groups, &total) ? total : SIZE_MAX;
+  return mul_ok(pack_stride(g, pk_isa_selected()), (size_t)g->groups, &total) ? total : SIZE_MAX;
 }
 
 void pk_conv2d_nhwc_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
@@ -114,7 +115,8 @@ void pk_conv2d_nhwc_pack(const pk_conv2d_geom *g, const float *w, void *packed) 
       for (size_t t = 0; t < T; t++) d[t * C + c] = w[c * T + t];
     return;
   }
-  size_t K = (size_t)pk_conv2d_cin_g(g) * T, cout_g = (size_t)pk_conv2d_cout_g(g), stride = pack_stride(g);
+  size_t K = (size_t)pk_conv2d_cin_g(g) * T, cout_g = (size_t)pk_conv2d_cout_g(g);
+  size_t stride = pack_stride(g, pk_isa_selected());
   for (size_t grp = 0; grp < (size_t)g->groups; grp++) /* B(k, o) = w[grp*cout_g + o][k] */
     pk_gemm_f32_pack_b(K, cout_g, w + grp * cout_g * K, 1, K, (char *)packed + grp * stride);
 }
@@ -201,8 +203,8 @@ void pk_conv2d_nhwc_run(const pk_conv2d_geom *g, const float *in, const void *pa
     ptera_kernel_parallel_for(ctx, rows, (rows + 4 * nthreads - 1) / (4 * nthreads), dw_task, &j);
     return;
   }
-  nhwc_job jb = {.g = g, .in = in, .bias = bias, .packed = packed, .pack_stride = pack_stride(g), .out = out,
-                 .min = min, .max = max, .ws = ws};
+  nhwc_job jb = {.g = g, .in = in, .bias = bias, .packed = packed, .out = out, .min = min, .max = max, .ws = ws};
+  jb.pack_stride = pack_stride(g, pk_gemm_f32_packed_isa(packed));
   if (!nhwc_plan_make(g, nthreads, &jb.pl) || jb.pl.P == 0) return;
   slots_init(&jb.slots);
   size_t items = (size_t)(g->n * g->groups) * jb.pl.ntiles * jb.pl.shares;

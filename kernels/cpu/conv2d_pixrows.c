@@ -25,17 +25,18 @@ bool pk_conv2d_pixrows_applies(const pk_conv2d_geom *g) {
          pk_conv2d_cout_g(g) >= PIXROWS_MIN_COUT && pk_conv2d_cin_g(g) > 1;
 }
 
-static size_t pack_stride(const pk_conv2d_geom *g) {
-  return align64(pk_gemm_f32_pack_b_size(kdim(g), (size_t)pk_conv2d_cout_g(g)));
+/* Bytes between two groups' filters packed for isa. */
+static size_t pack_stride(const pk_conv2d_geom *g, pk_isa isa) {
+  return align64(pk_gemm_f32_pack_b_size_isa(kdim(g), (size_t)pk_conv2d_cout_g(g), isa));
 }
 
 size_t pk_conv2d_pixrows_pack_size(const pk_conv2d_geom *g) {
   size_t total;
-  return mul_ok(pack_stride(g), (size_t)g->groups, &total) ? total : SIZE_MAX;
+  return mul_ok(pack_stride(g, pk_isa_selected()), (size_t)g->groups, &total) ? total : SIZE_MAX;
 }
 
 void pk_conv2d_pixrows_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
-  size_t K = kdim(g), cout_g = (size_t)pk_conv2d_cout_g(g), stride = pack_stride(g);
+  size_t K = kdim(g), cout_g = (size_t)pk_conv2d_cout_g(g), stride = pack_stride(g, pk_isa_selected());
   for (size_t grp = 0; grp < (size_t)g->groups; grp++) /* B(k, o) = w[grp*cout_g + o][k] */
     pk_gemm_f32_pack_b(K, cout_g, w + grp * cout_g * K, 1, K, (char *)packed + grp * stride);
 }
@@ -84,6 +85,7 @@ void pk_conv2d_pixrows_run(const pk_conv2d_geom *g, const float *in, const void 
   size_t gbytes, pbytes, P = (size_t)(g->oh * g->ow), K = kdim(g);
   size_t cin_g = (size_t)pk_conv2d_cin_g(g), cout_g = (size_t)pk_conv2d_cout_g(g), HW = (size_t)(g->h * g->w);
   if (!parts(g, &gbytes, &pbytes)) return;
+  size_t stride = pack_stride(g, pk_gemm_f32_packed_isa(packed));
   float *a = (float *)ws, *c = (float *)((char *)ws + gbytes);
   void *gws = (char *)ws + gbytes + pbytes;
   for (size_t n = 0; n < (size_t)g->n; n++)
@@ -94,7 +96,7 @@ void pk_conv2d_pixrows_run(const pk_conv2d_geom *g, const float *in, const void 
         gather(g, src, a);
         ap = a;
       }
-      pk_gemm_f32_args ga = {P, cout_g, K, {ap, 1, P, NULL}, {NULL, 0, 0, (const char *)packed + grp * pack_stride(g)},
+      pk_gemm_f32_args ga = {P, cout_g, K, {ap, 1, P, NULL}, {NULL, 0, 0, (const char *)packed + grp * stride},
                              NULL, bias ? bias + grp * cout_g : NULL, c, cout_g, min, max};
       pk_gemm_f32_run(&ga, gws, ctx);
       float *o = out + (n * (size_t)g->c_out + grp * cout_g) * P;

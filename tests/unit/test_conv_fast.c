@@ -215,7 +215,25 @@ static void check_case(tcase *t, bool threaded) {
     }
     free(packed);
   }
+  /* Filters packed under one ISA keep it when the run sees another
+   * (prepare runs before any forcing a test does): packed under the best,
+   * run with scalar selected. */
   pk_isa_force(PK_ISA_COUNT);
+  size_t xp = pk_conv2d_f32_pack_size(g);
+  if (xp && pk_isa_selected() != PK_ISA_SCALAR) {
+    void *packed = aligned_alloc(64, (xp + 63) / 64 * 64);
+    pk_conv2d_f32_pack(g, w, packed);
+    pk_isa_force(PK_ISA_SCALAR);
+    size_t wb = pk_conv2d_f32_workspace(g, 1); /* as the run's selection sees it */
+    void *ws = aligned_alloc(64, (wb + 63) / 64 * 64 + 64);
+    for (size_t i = 0; i < nout; i++) out[i] = NAN;
+    pk_conv2d_f32(g, in, w, packed, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
+    runs++;
+    if (!close_to(out, ref, nout, "packed under another ISA")) ok = false;
+    free(ws);
+    free(packed);
+    pk_isa_force(PK_ISA_COUNT);
+  }
   if (t->min == -INFINITY && t->max == INFINITY) { /* the op wrapper, which does not clamp */
     for (size_t i = 0; i < nout; i++) out[i] = NAN;
     CHECK(run_op(g, PTERA_DTYPE_FLOAT, in, w, t->bias ? b : NULL, out, sizeof(float), NULL) == PTERA_OK);
