@@ -1,6 +1,6 @@
 /* The run-based copies of shape ops (util/region.c: row memcpy, broadcast
  * fills, tiled transposes) through expand_copy, permute_copy and
- * transpose_copy, against a reference computed here element by element from
+ * transpose_copy, and the row copies of index_select and embedding, against a reference computed here element by element from
  * logical indices: random shapes of rank 1..4 with dims past the 16-element
  * tile, inputs in random dim orders, outputs contiguous or permuted, element
  * sizes 1, 2, 4 and 8 bytes. */
@@ -161,11 +161,63 @@ static void expand_case(int trial) {
   CHECK(check_out(numel(&o), es, "expand_copy"));
 }
 
+/* index_select along a random dim (input in a random dim order) and
+ * embedding of a [V, D] table, the picked rows random. */
+static void index_case(int trial) {
+  int dt = DTS[(trial + 2) % 4];
+  size_t es = ptera_dtype_size(dt);
+  tshape in = rshape(CAP / 2);
+  rorder(&in, trial % 2 == 0);
+  size_t d = rnd() % in.dim;
+  int64_t ix[8];
+  size_t L = 1 + rnd() % 8;
+  for (size_t j = 0; j < L; j++) ix[j] = (int64_t)(rnd() % (uint32_t)in.s[d]);
+  tshape o = in;
+  o.s[d] = (int32_t)L;
+  rorder(&o, trial % 3 == 0);
+  for (size_t i = 0; i < numel(&in) * es; i++) src[i] = (uint8_t)rnd();
+  /* reference: out[.., j, ..] = in[.., ix[j], ..] */
+  size_t n = numel(&o);
+  int64_t idx[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < n; i++) {
+    int64_t so = 0, oo = 0;
+    for (size_t k = 0; k < o.dim; k++) {
+      oo += idx[k] * o.st[k];
+      so += (k == d ? ix[idx[k]] : idx[k]) * in.st[k];
+    }
+    memcpy(want + oo * (int64_t)es, src + so * (int64_t)es, es);
+    for (size_t k = o.dim; k-- > 0;) {
+      if (++idx[k] < o.s[k]) break;
+      idx[k] = 0;
+    }
+  }
+  int32_t ls[1] = {(int32_t)L};
+  ptera_value *index = kt_tensor(PTERA_DTYPE_LONG, ix, sizeof ix, 1, ls, NULL, PTERA_SHAPE_STATIC);
+  ptera_value *out = tv(dt, dst, &o);
+  memset(dst, 0, sizeof dst);
+  CHECK(KT_CALL("aten::index_select.out", tv(dt, src, &in), kt_int((int64_t)d), index, out, out) ==
+        PTERA_OK);
+  CHECK(check_out(n, es, "index_select"));
+  if (dt != PTERA_DTYPE_FLOAT || in.dim != 2 || d != 0) return;
+  /* the same rows through embedding (weight [V, D], contiguous out) */
+  o.order[0] = 0, o.order[1] = 1;
+  strides(&o);
+  if (in.order[0] != 0) return;
+  out = tv(dt, dst, &o);
+  memset(dst, 0, sizeof dst);
+  CHECK(KT_CALL("aten::embedding.out", tv(dt, src, &in), index, kt_int(-1), kt_bool(false),
+                kt_bool(false), out, out) == PTERA_OK);
+  for (size_t j = 0; j < L; j++)
+    CHECK(memcmp(dst + j * (size_t)in.s[1] * 4, src + (size_t)ix[j] * (size_t)in.s[1] * 4,
+                 (size_t)in.s[1] * 4) == 0);
+}
+
 int main(void) {
   for (int trial = 0; trial < 300; trial++) {
     kt_nt = kt_nv = kt_np = 0; /* the helper pools (lists never wrap) */
     permute_case(trial);
     expand_case(trial);
+    index_case(trial);
   }
   /* a transpose well past the tile size in both dims, 4-byte elements */
   tshape in = {2, {70, 133}, {0, 1}, {0, 0}}, o = {2, {133, 70}, {0, 1}, {0, 0}};
