@@ -27,4 +27,16 @@ PT_FUNC ptera_status pk_fused_conv_prepare(ptera_kernel_prepare_ctx *ctx, ptera_
                                            size_t nargs);
 PT_FUNC ptera_status pk_fused_conv_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
 
+/* linear -> [view] -> clamp: out = clamp(input @ weight^T + bias, min, max),
+ * weight packed at prepare; out holds the product's elements in any shape. */
+enum {
+  PK_FL_IN, PK_FL_W, PK_FL_B, /* as linear.out's arguments 0..2 */
+  PK_FL_MIN, PK_FL_MAX,
+  PK_FL_OUT,
+  PK_FL_NARGS
+};
+PT_FUNC ptera_status pk_fused_linear_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args,
+                                             size_t nargs);
+PT_FUNC ptera_status pk_fused_linear_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
+
 #endif
