@@ -113,6 +113,8 @@ static ptera_status method_init(ptera_method *m, const ptera_method_options *o) 
   st = pr_method_load_values(m);
   if (st == PTERA_OK) st = pr_method_load_delegates(m);
   if (st == PTERA_OK) st = pr_method_load_instructions(m);
+  if (st == PTERA_OK) st = pr_method_index_instructions(m);
+  if (st == PTERA_OK && !(o && (o->flags & PTERA_METHOD_NO_FUSION))) st = pr_method_fuse(m);
   if (st == PTERA_OK) st = pr_method_prepare(m);
   if (st == PTERA_OK) st = setup_temp(m, o);
   if (st == PTERA_OK) {
