@@ -5,9 +5,9 @@
 ptera_status px_binary_reshape(px_graph *g, const pf_xnn_node *n) {
   const px_value *a = &g->v[n->in[0]], *b = &g->v[n->in[1]];
   px_value *o = &g->v[n->out[0]];
-  ptera_status st = px_want_dt(g, a, PF_XNN_DT_FP32, "input 1");
-  if (st == PTERA_OK) st = px_want_dt(g, b, PF_XNN_DT_FP32, "input 2");
-  if (st == PTERA_OK) st = px_want_dt(g, o, PF_XNN_DT_FP32, "output");
+  ptera_status st = px_want_float(g, a, "input 1");
+  if (st == PTERA_OK) st = px_want_float(g, b, "input 2");
+  if (st == PTERA_OK) st = px_want_float(g, o, "output");
   if (st != PTERA_OK) return st;
   unsigned r = a->ndims > b->ndims ? a->ndims : b->ndims;
   size_t dims[PF_XNN_MAX_DIMS];
