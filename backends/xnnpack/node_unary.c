@@ -1,6 +1,7 @@
 /* Elementwise unary nodes on fp32 (XNNPACK.md §8): Clamp, Sigmoid, Tanh,
  * Exp, Log, Sin, Cos, Floor, Ceiling, SquareRoot, ReciprocalSquareRoot,
- * Negate, Square, Abs, Hardswish, Gelu (exact erf form), ELU, LeakyReLU. */
+ * Negate, Square, Abs, Hardswish, Gelu (exact erf form), ELU, LeakyReLU;
+ * split over the thread pool. */
 #include <math.h>
 
 #include "xnnpack/xnn.h"
@@ -37,10 +38,19 @@ static float apply(const pf_xnn_node *n, float x) {
   }
 }
 
+typedef struct unary_job {
+  const pf_xnn_node *n;
+  const float *x;
+  float *y;
+} unary_job;
+
+static void unary_task(void *arg, size_t begin, size_t end) {
+  const unary_job *j = arg;
+  for (size_t i = begin; i < end; i++) j->y[i] = apply(j->n, j->x[i]);
+}
+
 void px_unary_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *xv = &g->v[n->in[0]];
-  const float *x = xv->data;
-  float *y = g->v[n->out[0]].data;
-  size_t total = px_numel(xv);
-  for (size_t i = 0; i < total; i++) y[i] = apply(n, x[i]);
+  unary_job j = {n, xv->data, g->v[n->out[0]].data};
+  ptera_kernel_parallel_for(px_kctx(g), px_numel(xv), PX_ELEM_GRAIN, unary_task, &j);
 }

@@ -81,6 +81,8 @@ PT_FUNC void px_f32_release(px_graph *g, const px_value *v, const float *p);
 /* Threads the kernels split work over, the caller included. */
 static inline size_t px_threads(const px_graph *g) { return g->nthreads; }
 static inline ptera_kernel_ctx *px_kctx(px_graph *g) { return &g->kctx; }
+/* Elements per task below which elementwise nodes stay on one thread. */
+#define PX_ELEM_GRAIN ((size_t)16384)
 /* NHWC <-> NCHW float copies (xnn_layout.c). to_nchw pads each image with
  * zeros (pad t, b, l, r); to_nhwc keeps the first oh x ow of each plane. */
 PT_FUNC void px_nhwc_to_nchw(const float *in, size_t n, size_t h, size_t w, size_t c, const size_t pad[4],

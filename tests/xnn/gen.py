@@ -152,6 +152,9 @@ def gen_binary():
         if name in ('Add', 'Subtract', 'Multiply', 'Div'):  # fused clamp (relu: min 0, max inf)
             a, b = rnd(3, 4), rnd(3, 4) + 3.0
             simple(name, [a, b], lambda x, y, fn=fn: torch.clamp(fn(x, y), -0.5, 1.0), mm=(-0.5, 1.0))
+    # large enough to be split over the thread pool (rows of 130, outer broadcast)
+    simple('Add', [rnd(4, 64, 130), rnd(64, 1)], torch.add)
+    simple('Multiply', [rnd(3, 1, 70), rnd(1, 200, 70)], torch.mul)
     for c in (1, 4):
         x, s = rnd(2, 3, 3, 4), rnd(c)
         simple('PReLU', [x, s], lambda x, s: torch.where(x > 0, x, x * s))
@@ -166,6 +169,7 @@ def gen_unary():
             simple(name, [rnd(*shape)], fn)
     for name, fn in dict(Log=torch.log, SquareRoot=torch.sqrt, ReciprocalSquareRoot=torch.rsqrt).items():
         simple(name, [rnd(3, 5, lo=0.1, hi=4.0)], fn)
+    simple('Sigmoid', [rnd(5, 9000)], torch.sigmoid)  # split over the thread pool
     for lo, hi in ((-0.5, 0.5), (0.0, float('inf'))):
         simple('Clamp', [rnd(4, 6)], lambda x: torch.clamp(x, lo, None if hi == float('inf') else hi), mm=(lo, hi))
     for alpha in (1.0, 0.3):
