@@ -7,7 +7,7 @@
 
 /* Field ids (PTE.md §5). */
 enum {
-  PROGRAM_VERSION = 0, PROGRAM_PLANS = 1, PROGRAM_SEGMENTS = 4, PROGRAM_CONST_SEG = 5,
+  PROGRAM_VERSION = 0, PROGRAM_PLANS = 1, PROGRAM_DELEGATE_DATA = 3, PROGRAM_SEGMENTS = 4, PROGRAM_CONST_SEG = 5,
   PROGRAM_MUTABLE_SEGS = 6, PROGRAM_NAMED_DATA = 7
 };
 enum { NAMED_KEY = 0, NAMED_SEGMENT = 1 };
@@ -21,7 +21,8 @@ enum {
 };
 enum { EXTRA_FQN = 1, EXTRA_LOCATION = 2 };
 enum { LOCATION_EXTERNAL = 1 }; /* TensorDataLocation */
-enum { INSTR_KERNEL_CALL = 1 };
+enum { INSTR_KERNEL_CALL = 1, INSTR_DELEGATE_CALL = 2 };
+enum { DELEGATE_ID = 0, DELEGATE_PROCESSED = 1, DELEGATE_SPECS = 2 };
 
 #define HEADER_LENGTH 32u
 
@@ -62,6 +63,7 @@ typedef struct emitter {
   uint32_t nsegs;
   uint32_t *named_seg; /* per p->named[k]: its segment index */
   uint64_t seg_size;   /* bytes from the segment base to the end of the last segment */
+  uint32_t ndelegate_data; /* inline delegate blobs written so far */
   ptera_status status; /* MemoryAllocationFailed once scratch() failed */
   void *tmp;           /* scratch for converted vectors */
   size_t tmp_cap;
@@ -189,11 +191,16 @@ static ptera_status check_method(emitter *e, uint32_t mi) {
   for (uint32_t k = 0; k < m->nops; k++)
     if (!m->ops[k].name || !m->ops[k].name[0])
       return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': operator %u has no name", m->name, k);
+  if (m->ndelegates && !m->delegates)
+    return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': NULL delegates with a count", m->name);
+  for (uint32_t k = 0; k < m->ndelegates; k++)
+    if (!m->delegates[k].id || !m->delegates[k].id[0] || (m->delegates[k].nbytes && !m->delegates[k].blob))
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': delegate %u has no id or no blob", m->name, k);
   for (uint32_t k = 0; k < m->ninstrs; k++) {
     const pc_instr *in = &m->instrs[k];
-    if (in->op_index >= m->nops || in->op_index > INT32_MAX)
-      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' instruction %u: bad op index",
-                     m->name, k);
+    if (in->op_index >= (in->delegate ? m->ndelegates : m->nops) || in->op_index > INT32_MAX)
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' instruction %u: bad %s index",
+                     m->name, k, in->delegate ? "delegate" : "op");
     if (in->nargs && !in->args)
       return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' instruction %u: no args", m->name, k);
     for (uint32_t a = 0; a < in->nargs; a++)
@@ -463,7 +470,7 @@ static pc_fbb_ref emit_method(emitter *e, const pc_method *m) {
     pc_fbb_add_ref(b, 1, args);
     pc_fbb_ref call = pc_fbb_table_end(b);
     pc_fbb_table_start(b);
-    pc_fbb_add_union(b, 0, INSTR_KERNEL_CALL, call);
+    pc_fbb_add_union(b, 0, m->instrs[k].delegate ? INSTR_DELEGATE_CALL : INSTR_KERNEL_CALL, call);
     pc_fbb_push(b, pc_fbb_table_end(b));
   }
   pc_fbb_ref instrs = pc_fbb_vec_stack(b, m->ninstrs);
@@ -486,7 +493,20 @@ static pc_fbb_ref emit_method(emitter *e, const pc_method *m) {
     pc_fbb_push(b, pc_fbb_table_end(b));
   }
   pc_fbb_ref ops = pc_fbb_vec_stack(b, m->nops);
-  pc_fbb_ref delegates = pc_fbb_vec_refs(b, NULL, 0);
+  for (uint32_t k = 0; k < m->ndelegates; k++) {
+    pc_fbb_ref id = pc_fbb_cstring(b, m->delegates[k].id);
+    pc_fbb_ref specs = pc_fbb_vec_refs(b, NULL, 0);
+    pc_fbb_table_start(b);
+    pc_fbb_add_u8(b, 0, 0); /* location INLINE */
+    pc_fbb_add_u32(b, 1, e->ndelegate_data++);
+    pc_fbb_ref processed = pc_fbb_table_end(b);
+    pc_fbb_table_start(b);
+    pc_fbb_add_ref(b, DELEGATE_ID, id);
+    pc_fbb_add_ref(b, DELEGATE_PROCESSED, processed);
+    pc_fbb_add_ref(b, DELEGATE_SPECS, specs);
+    pc_fbb_push(b, pc_fbb_table_end(b));
+  }
+  pc_fbb_ref delegates = pc_fbb_vec_stack(b, m->ndelegates);
 
   int64_t *sizes = scratch(e, ((size_t)m->nbuffers + 1) * 8);
   if (!sizes) return 0;
@@ -523,6 +543,19 @@ static ptera_status emit_flatbuffer(emitter *e) {
     pc_fbb_push(b, pc_fbb_table_end(b));
   }
   pc_fbb_ref segments = pc_fbb_vec_stack(b, e->nsegs);
+
+  pc_fbb_ref delegate_data = 0;
+  if (e->ndelegate_data) {
+    for (uint32_t mi = 0; mi < e->p->nmethods; mi++)
+      for (uint32_t k = 0; k < e->p->methods[mi].ndelegates; k++) {
+        const pc_delegate *d = &e->p->methods[mi].delegates[k];
+        pc_fbb_ref data = pc_fbb_vec_scalars(b, d->blob, d->nbytes, 1, 16);
+        pc_fbb_table_start(b);
+        pc_fbb_add_ref(b, 0, data);
+        pc_fbb_push(b, pc_fbb_table_end(b));
+      }
+    delegate_data = pc_fbb_vec_stack(b, e->ndelegate_data);
+  }
 
   pc_fbb_ref named = 0;
   if (e->p->nnamed) {
@@ -563,6 +596,7 @@ static ptera_status emit_flatbuffer(emitter *e) {
   pc_fbb_table_start(b);
   pc_fbb_add_u32(b, PROGRAM_VERSION, 0);
   pc_fbb_add_ref(b, PROGRAM_PLANS, plans);
+  pc_fbb_add_ref(b, PROGRAM_DELEGATE_DATA, delegate_data);
   pc_fbb_add_ref(b, PROGRAM_SEGMENTS, segments);
   pc_fbb_add_ref(b, PROGRAM_CONST_SEG, const_seg);
   pc_fbb_add_ref(b, PROGRAM_MUTABLE_SEGS, mutable_segs);

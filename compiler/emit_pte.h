@@ -18,8 +18,9 @@
  *    stored by key in the file, the way backends keep their weights.
  *
  * What the emitter writes (PTE.md §1, §3, §5, §7, §10, §11):
- *  - root Program (version 0), one ExecutionPlan per method with an empty
- *    delegates vector and non_const_buffer_sizes = [0, arena sizes...];
+ *  - root Program (version 0), one ExecutionPlan per method with its
+ *    delegates (each blob inline in backend_delegate_data, in method order)
+ *    and non_const_buffer_sizes = [0, arena sizes...];
  *  - constants deduplicated by content across all methods into one constant
  *    segment: index 0 is the empty placeholder, each constant starts at a
  *    multiple of constant_alignment (default 16), zero padding between them;
@@ -121,12 +122,22 @@ typedef struct pc_value {
   } u;
 } pc_value;
 
-/* One KernelCall: operators[op_index](values[args[0]], ...). */
+/* One KernelCall: operators[op_index](values[args[0]], ...); with
+ * delegate set, a DelegateCall of the method's delegates[op_index]. */
 typedef struct pc_instr {
   uint32_t op_index;
   const int32_t *args;
   uint32_t nargs;
+  bool delegate;
 } pc_instr;
+
+/* A backend instance a DelegateCall runs: its processed blob is stored
+ * inline (Program.backend_delegate_data, 16-byte aligned), no compile specs. */
+typedef struct pc_delegate {
+  const char *id;   /* the backend's name ("XnnpackBackend"), non-empty */
+  const void *blob; /* nbytes bytes */
+  size_t nbytes;
+} pc_delegate;
 
 typedef struct pc_operator {
   const char *name;     /* "aten::add" */
@@ -149,6 +160,8 @@ typedef struct pc_method {
    * non_const_buffer_sizes is added by the emitter). */
   const int64_t *buffer_sizes;
   uint32_t nbuffers;
+  const pc_delegate *delegates; /* may be NULL when ndelegates is 0 */
+  uint32_t ndelegates;
 } pc_method;
 
 /* A blob stored by key in Program.named_data (read back by backends through

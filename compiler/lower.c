@@ -286,7 +286,7 @@ static ptera_status lower_instrs(lw_out *w, lw_method *m, const int32_t *index,
     if (!args) return oom(w->e);
     for (uint32_t j = 0; j < nd->nargs; j++) args[j] = index[nd->args[j]];
     if (m->ret[i] >= 0) args[nd->nargs] = m->ret[i];
-    instrs[k++] = (pc_instr){op, args, nargs};
+    instrs[k++] = (pc_instr){op, args, nargs, false};
   }
   pm->instrs = instrs, pm->ninstrs = n;
   pm->ops = ops, pm->nops = nops;
