@@ -18,8 +18,8 @@ static size_t al64(size_t x) { return (x + 63) & ~(size_t)63; }
 
 static int64_t nonneg(int64_t v) { return v < 0 ? 0 : v; }
 
-/* The NCHW geometry at the current input shape (message set on failure). */
-static bool deconv_geom(px_graph *g, const pf_xnn_node *n, pk_conv2d_geom *q) {
+/* The NCHW geometry at the current input shape. */
+static ptera_status deconv_geom(px_graph *g, const pf_xnn_node *n, pk_conv2d_geom *q) {
   const px_value *x = &g->v[n->in[0]];
   memset(q, 0, sizeof *q);
   q->n = (int64_t)x->dims[0];
@@ -41,16 +41,11 @@ static bool deconv_geom(px_graph *g, const pf_xnn_node *n, pk_conv2d_geom *q) {
   q->transposed = true;
   q->layout = PK_CONV_NCHW;
   char msg[128];
-  if (pk_conv2d_geom_init(q, msg, sizeof msg) != PTERA_OK) {
-    px_fail(g, PTERA_INVALID_ARGUMENT, "%s", msg);
-    return false;
-  }
-  if (!pk_conv2d_f32_supported(q)) {
-    px_fail(g, PTERA_NOT_IMPLEMENTED, "a %zux%zu kernel is larger than the convolution kernels take",
-            (size_t)q->kh, (size_t)q->kw);
-    return false;
-  }
-  return true;
+  if (pk_conv2d_geom_init(q, msg, sizeof msg) != PTERA_OK) return px_fail(g, PTERA_INVALID_ARGUMENT, "%s", msg);
+  if (!pk_conv2d_f32_supported(q))
+    return px_fail(g, PTERA_NOT_IMPLEMENTED, "a %zux%zu kernel is larger than the convolution kernels take",
+                   (size_t)q->kh, (size_t)q->kw);
+  return PTERA_OK;
 }
 
 ptera_status px_deconv2d_reshape(px_graph *g, const pf_xnn_node *n) {
@@ -86,7 +81,8 @@ ptera_status px_deconv2d_reshape(px_graph *g, const pf_xnn_node *n) {
   st = px_set_shape(g, o, dims, 4);
   pk_conv2d_geom q;
   if (st != PTERA_OK) return st;
-  if (!deconv_geom(g, n, &q)) return PTERA_INVALID_ARGUMENT;
+  st = deconv_geom(g, n, &q);
+  if (st != PTERA_OK) return st;
   size_t in = px_numel(x), out = (size_t)(q.n * q.c_out * q.oh * q.ow);
   size_t ws = pk_conv2d_f32_workspace(&q, px_threads(g));
   if (ws == SIZE_MAX || out > SIZE_MAX / 8) return px_need_ws(g, SIZE_MAX);
@@ -120,7 +116,7 @@ ptera_status px_deconv2d_prepare(px_graph *g, const pf_xnn_node *n) {
 
 void px_deconv2d_run(px_graph *g, const pf_xnn_node *n) {
   pk_conv2d_geom q;
-  if (!deconv_geom(g, n, &q)) return; /* reshape checked it */
+  if (deconv_geom(g, n, &q) != PTERA_OK) return; /* reshape checked it */
   const px_value *x = &g->v[n->in[0]], *o = &g->v[n->out[0]];
   const deconv_state *s = g->state[g->cur];
   static const size_t nopad[4] = {0, 0, 0, 0};

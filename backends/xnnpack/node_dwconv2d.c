@@ -19,9 +19,9 @@ static size_t al64(size_t x) { return (x + 63) & ~(size_t)63; }
 static bool symmetric(const pf_xnn_node *n) { return n->p[0] == n->p[2] && n->p[1] == n->p[3]; }
 
 /* The NCHW geometry at the current shapes; pad holds the explicit
- * padding of the NCHW copy (t, b, l, r). False (message set) when the
- * shared kernel cannot take it. */
-static bool dw_geom(px_graph *g, const pf_xnn_node *n, pk_conv2d_geom *q, size_t pad[4]) {
+ * padding of the NCHW copy (t, b, l, r). Fails when the shared kernel
+ * cannot take it. */
+static ptera_status dw_geom(px_graph *g, const pf_xnn_node *n, pk_conv2d_geom *q, size_t pad[4]) {
   const px_value *x = &g->v[n->in[0]];
   bool sym = symmetric(n);
   memset(q, 0, sizeof *q);
@@ -44,22 +44,18 @@ static bool dw_geom(px_graph *g, const pf_xnn_node *n, pk_conv2d_geom *q, size_t
   q->pad[1] = sym ? n->p[3] : 0;
   q->layout = PK_CONV_NCHW;
   char msg[128];
-  if (pk_conv2d_geom_init(q, msg, sizeof msg) != PTERA_OK) {
-    px_fail(g, PTERA_INVALID_ARGUMENT, "%s", msg);
-    return false;
-  }
-  if (!pk_conv2d_f32_supported(q)) {
-    px_fail(g, PTERA_NOT_IMPLEMENTED, "a %zux%zu kernel is larger than the convolution kernels take",
-            (size_t)q->kh, (size_t)q->kw);
-    return false;
-  }
-  return true;
+  if (pk_conv2d_geom_init(q, msg, sizeof msg) != PTERA_OK) return px_fail(g, PTERA_INVALID_ARGUMENT, "%s", msg);
+  if (!pk_conv2d_f32_supported(q))
+    return px_fail(g, PTERA_NOT_IMPLEMENTED, "a %zux%zu kernel is larger than the convolution kernels take",
+                   (size_t)q->kh, (size_t)q->kw);
+  return PTERA_OK;
 }
 
 ptera_status px_dwconv2d_need_ws(px_graph *g, const pf_xnn_node *n) {
   pk_conv2d_geom q;
   size_t pad[4];
-  if (!dw_geom(g, n, &q, pad)) return PTERA_INVALID_ARGUMENT;
+  ptera_status st = dw_geom(g, n, &q, pad);
+  if (st != PTERA_OK) return st;
   size_t in = (size_t)(q.n * q.c_in * q.h * q.w), out = (size_t)(q.n * q.c_out * q.oh * q.ow);
   size_t ws = pk_conv2d_f32_workspace(&q, px_threads(g));
   if (ws == SIZE_MAX || in > SIZE_MAX / 8 || out > SIZE_MAX / 8) return px_need_ws(g, SIZE_MAX);
@@ -69,7 +65,8 @@ ptera_status px_dwconv2d_need_ws(px_graph *g, const pf_xnn_node *n) {
 ptera_status px_dwconv2d_prepare(px_graph *g, const pf_xnn_node *n) {
   pk_conv2d_geom q;
   size_t pad[4];
-  if (!dw_geom(g, n, &q, pad)) return PTERA_INVALID_ARGUMENT;
+  ptera_status st = dw_geom(g, n, &q, pad);
+  if (st != PTERA_OK) return st;
   const px_value *w = &g->v[n->in[1]];
   const px_value *b = n->in[2] == PF_XNN_NONE ? NULL : &g->v[n->in[2]];
   size_t OC = (size_t)q.c_out, taps = (size_t)(q.kh * q.kw);
@@ -102,7 +99,7 @@ ptera_status px_dwconv2d_prepare(px_graph *g, const pf_xnn_node *n) {
 void px_dwconv2d_run(px_graph *g, const pf_xnn_node *n) {
   pk_conv2d_geom q;
   size_t pad[4];
-  if (!dw_geom(g, n, &q, pad)) return; /* reshape checked it */
+  if (dw_geom(g, n, &q, pad) != PTERA_OK) return; /* reshape checked it */
   const px_value *x = &g->v[n->in[0]], *o = &g->v[n->out[0]];
   const dw_state *s = g->state[g->cur];
   size_t in = (size_t)(q.n * q.c_in * q.h * q.w), out = (size_t)(q.n * q.c_out * q.oh * q.ow);

@@ -172,7 +172,7 @@ static void run_node(px_graph *g, const pf_xnn_node *n) {
   unsigned nops = (unsigned)n->nin + n->nout;
   void *saved[PF_XNN_MAX_NODE_IN + 2];
   uint8_t dts[PF_XNN_MAX_NODE_IN + 2];
-  uint8_t *buf = g->temp + al64(g->ws[g->cur]);
+  uint8_t *buf = g->temp ? g->temp + al64(g->ws[g->cur]) : NULL; /* widened operands need scratch */
   for (unsigned k = 0; k < nops; k++) {
     px_value *v = operand(g, n, k);
     dts[k] = 0;
@@ -251,13 +251,13 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
   }
   g->cur = x->nnodes;
   if (st != PTERA_OK) return st;
-  uint64_t total = g->packed_bytes;
+  uint64_t total = g->packed_bytes + g->temp_need; /* the scratch is the method's, sized by this request */
   for (uint32_t i = 0; i < x->nvalues; i++)
     if (!g->v[i].is_const && !g->v[i].def->flags && !pt_add_u64(total, g->v[i].cap, &total)) total = UINT64_MAX;
   if (ctx->max_memory_bytes && total > ctx->max_memory_bytes)
     return px_fail(g, PTERA_OUT_OF_RESOURCES,
-                   "the graph's internal values and packed weights need %llu bytes, more than the %llu-byte limit "
-                   "(ptera_load_options.max_planned_bytes)",
+                   "the graph's internal values, packed weights and scratch need %llu bytes, more than the "
+                   "%llu-byte limit (ptera_load_options.max_planned_bytes)",
                    (unsigned long long)total, (unsigned long long)ctx->max_memory_bytes);
   for (uint32_t i = 0; i < x->nvalues; i++) {
     px_value *v = &g->v[i];

@@ -109,7 +109,8 @@ def bf16_bits(a):
 def lowp(a, dt):
     """a rounded to dt, as float32 (what the graph's fp32 compute sees)."""
     if dt == 'fp16':
-        return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
+        with np.errstate(over='ignore'):  # past the fp16 range: inf, as intended
+            return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
     if dt == 'bf16':
         return (bf16_bits(a).astype(np.uint32) << 16).view(np.float32)
     return np.asarray(a, np.float32)
@@ -118,7 +119,8 @@ def lowp(a, dt):
 def store(a, dt):
     """a as the bytes of a dt tensor (bf16: uint16 bit patterns)."""
     if dt == 'fp16':
-        return np.asarray(a, np.float32).astype(np.float16)
+        with np.errstate(over='ignore'):
+            return np.asarray(a, np.float32).astype(np.float16)
     if dt == 'bf16':
         return bf16_bits(a)
     return np.asarray(a, np.float32)

@@ -6,7 +6,9 @@
  * cases and failures; exit status 1 on any failure. fp16/bf16 outputs
  * (TOL > 0) are compared as floats like fp32 ones.
  *
- * Usage: xnn_runner CASES.txt DATA.bin
+ * Usage: xnn_runner CASES.txt DATA.bin [SEED_DIR]
+ * SEED_DIR: also write each case's blob there (fuzz seeds for
+ * fuzz_xnn_delegate; never into the repository).
  * cases.txt, one record per line (numbers in decimal, floats as %.9g):
  *   c NAME NODE DTYPE                                   start of a case
  *   v DT FLAGS EXT NDIMS D.. COFF CBYTES Q SCALE ZP CHDIM NSCALES SOFF NNBD   a value
@@ -50,6 +52,7 @@ typedef struct row {
 
 static const uint8_t *g_data;
 static ptera_threadpool *g_pool; /* the pool the current run uses, or NULL */
+static const char *g_seed_dir;   /* where to write each case's blob, or NULL */
 static long g_size;
 static row g_rows[256];
 static int g_nrows;
@@ -127,6 +130,15 @@ static bool run_case(kase *k, char *why, size_t why_size) {
   size_t size;
   ptera_status st = pc_xnn_emit(k->v, (uint32_t)k->nv, k->n, (uint32_t)k->nn, nexts, NULL, &blob, &size);
   if (st != PTERA_OK) return snprintf(why, why_size, "emit: %s", ptera_status_name(st)), false;
+  if (g_seed_dir && !g_pool) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.xnn", g_seed_dir, k->name);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+      fwrite(blob, 1, size, f);
+      fclose(f);
+    }
+  }
   const ptera_backend *b = ptera_find_backend("XnnpackBackend", 14);
   char msg[512] = "";
   ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, g_pool, 0, 0};
@@ -183,7 +195,8 @@ done:
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) return fprintf(stderr, "usage: xnn_runner CASES.txt DATA.bin\n"), 2;
+  if (argc != 3 && argc != 4) return fprintf(stderr, "usage: xnn_runner CASES.txt DATA.bin [SEED_DIR]\n"), 2;
+  g_seed_dir = argc == 4 ? argv[3] : NULL;
   FILE *f = fopen(argv[2], "rb");
   if (!f) return fprintf(stderr, "cannot open %s\n", argv[2]), 2;
   fseek(f, 0, SEEK_END);
