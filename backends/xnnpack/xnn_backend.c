@@ -172,11 +172,11 @@ static void run_node(px_graph *g, const pf_xnn_node *n) {
   unsigned nops = (unsigned)n->nin + n->nout;
   void *saved[PF_XNN_MAX_NODE_IN + 2];
   uint8_t dts[PF_XNN_MAX_NODE_IN + 2];
-  uint8_t *buf = g->temp ? g->temp + al64(g->ws[g->cur]) : NULL; /* widened operands need scratch */
+  uint8_t *buf = g->temp ? g->temp + al64(g->ws[g->cur]) : NULL; /* non-NULL when anything is widened */
   for (unsigned k = 0; k < nops; k++) {
     px_value *v = operand(g, n, k);
     dts[k] = 0;
-    if (!v || !widened(impl, v)) continue;
+    if (!v || !widened(impl, v) || !px_numel(v)) continue; /* an empty operand is left as it is */
     size_t cnt = px_numel(v);
     saved[k] = v->data;
     dts[k] = v->dt;
