@@ -3,9 +3,13 @@
  * ptera's own kernels (XNNPACK.md §7-§9). Prefix px_.
  *
  * Each node family lives in its own file and provides a reshape function
- * (checks datatypes and input shapes, sets the output shapes; runs at init
- * with the stored shapes and again at every execute) and a run function
- * (computes, no allocation). */
+ * (checks datatypes and input shapes, sets the output shapes and the
+ * scratch its run takes; runs at init with the stored shapes and again at
+ * every execute), a run function (computes, no allocation, scratch from the
+ * exec ctx's temp, work split over its thread pool) and optionally a
+ * prepare step (init: packs constant weights for the shared kernels of
+ * kernels/cpu). fp16/bf16 operands of float nodes are widened to fp32
+ * copies in the scratch around run and rounded back (px_widen). */
 #ifndef PX_XNN_H
 #define PX_XNN_H
 

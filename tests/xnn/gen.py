@@ -2,7 +2,11 @@
 """XNNPACK node cases for tests/xnn/runner.c (format there). References:
 PyTorch (torch 1.13, /usr/bin/python3) for float nodes, computed in NCHW
 and permuted to XNNPACK's NHWC where the node works in NHWC; numpy
-implementing XNNPACK.md's formulas for quantized ones. Fixed seed.
+implementing XNNPACK.md's formulas for quantized ones. fp16/bf16 cases:
+inputs and constants rounded to the type (numpy float16; bf16 by
+round-to-nearest-even on the fp32 bits), the PyTorch reference computed in
+fp32 on the rounded values, the expected output rounded to the type.
+Fixed seed.
 Usage: gen.py OUT_DIR  (writes cases.txt and data.bin)."""
 import os
 import sys
