@@ -14,7 +14,11 @@ typedef struct deconv_state {
   float *bias; /* fp32, or NULL */
 } deconv_state;
 
-static size_t al64(size_t x) { return (x + 63) & ~(size_t)63; }
+/* Bytes of the NCHW copies of the input and the output (64-byte rounded). */
+static bool nchw_bytes(const pk_conv2d_geom *q, size_t *in, size_t *out) {
+  return px_f32_bytes4((size_t)q->n, (size_t)q->c_in, (size_t)q->h, (size_t)q->w, in) &&
+         px_f32_bytes4((size_t)q->n, (size_t)q->c_out, (size_t)q->oh, (size_t)q->ow, out);
+}
 
 static int64_t nonneg(int64_t v) { return v < 0 ? 0 : v; }
 
@@ -83,10 +87,10 @@ ptera_status px_deconv2d_reshape(px_graph *g, const pf_xnn_node *n) {
   if (st != PTERA_OK) return st;
   st = deconv_geom(g, n, &q);
   if (st != PTERA_OK) return st;
-  size_t in = px_numel(x), out = (size_t)(q.n * q.c_out * q.oh * q.ow);
-  size_t ws = pk_conv2d_f32_workspace(&q, px_threads(g));
-  if (ws == SIZE_MAX || out > SIZE_MAX / 8) return px_need_ws(g, SIZE_MAX);
-  return px_need_ws(g, al64(in * 4) + al64(out * 4) + ws);
+  size_t in, out, ws = pk_conv2d_f32_workspace(&q, px_threads(g));
+  if (ws == SIZE_MAX || !nchw_bytes(&q, &in, &out) || in > SIZE_MAX / 4 || out > SIZE_MAX / 4 || ws > SIZE_MAX / 4)
+    return px_need_ws(g, SIZE_MAX);
+  return px_need_ws(g, in + out + ws);
 }
 
 ptera_status px_deconv2d_prepare(px_graph *g, const pf_xnn_node *n) {
@@ -120,9 +124,10 @@ void px_deconv2d_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]], *o = &g->v[n->out[0]];
   const deconv_state *s = g->state[g->cur];
   static const size_t nopad[4] = {0, 0, 0, 0};
-  size_t in = px_numel(x), out = (size_t)(q.n * q.c_out * q.oh * q.ow);
-  float *xin = px_ws(g), *yout = (float *)((char *)xin + al64(in * 4));
-  void *ws = (char *)yout + al64(out * 4);
+  size_t in, out;
+  nchw_bytes(&q, &in, &out); /* reshape checked they fit */
+  float *xin = px_ws(g), *yout = (float *)((char *)xin + in);
+  void *ws = (char *)yout + out;
   px_nhwc_to_nchw(x->data, x->dims[0], x->dims[1], x->dims[2], x->dims[3], nopad, xin);
   pk_conv2d_f32(&q, xin, s->w, NULL, s->bias, yout, n->out_min, n->out_max, ws, px_kctx(g));
   px_nchw_to_nhwc(yout, (size_t)q.n, (size_t)q.c_out, (size_t)q.oh, (size_t)q.ow, o->dims[1], o->dims[2], o->data);

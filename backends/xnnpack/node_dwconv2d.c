@@ -14,7 +14,11 @@ typedef struct dw_state {
   float *bias;        /* fp32, or NULL */
 } dw_state;
 
-static size_t al64(size_t x) { return (x + 63) & ~(size_t)63; }
+/* Bytes of the NCHW copies of the input and the output (64-byte rounded). */
+static bool nchw_bytes(const pk_conv2d_geom *q, size_t *in, size_t *out) {
+  return px_f32_bytes4((size_t)q->n, (size_t)q->c_in, (size_t)q->h, (size_t)q->w, in) &&
+         px_f32_bytes4((size_t)q->n, (size_t)q->c_out, (size_t)q->oh, (size_t)q->ow, out);
+}
 
 static bool symmetric(const pf_xnn_node *n) { return n->p[0] == n->p[2] && n->p[1] == n->p[3]; }
 
@@ -56,10 +60,10 @@ ptera_status px_dwconv2d_need_ws(px_graph *g, const pf_xnn_node *n) {
   size_t pad[4];
   ptera_status st = dw_geom(g, n, &q, pad);
   if (st != PTERA_OK) return st;
-  size_t in = (size_t)(q.n * q.c_in * q.h * q.w), out = (size_t)(q.n * q.c_out * q.oh * q.ow);
-  size_t ws = pk_conv2d_f32_workspace(&q, px_threads(g));
-  if (ws == SIZE_MAX || in > SIZE_MAX / 8 || out > SIZE_MAX / 8) return px_need_ws(g, SIZE_MAX);
-  return px_need_ws(g, al64(in * 4) + al64(out * 4) + ws);
+  size_t in, out, ws = pk_conv2d_f32_workspace(&q, px_threads(g));
+  if (ws == SIZE_MAX || !nchw_bytes(&q, &in, &out) || in > SIZE_MAX / 4 || out > SIZE_MAX / 4 || ws > SIZE_MAX / 4)
+    return px_need_ws(g, SIZE_MAX);
+  return px_need_ws(g, in + out + ws);
 }
 
 ptera_status px_dwconv2d_prepare(px_graph *g, const pf_xnn_node *n) {
@@ -102,9 +106,10 @@ void px_dwconv2d_run(px_graph *g, const pf_xnn_node *n) {
   if (dw_geom(g, n, &q, pad) != PTERA_OK) return; /* reshape checked it */
   const px_value *x = &g->v[n->in[0]], *o = &g->v[n->out[0]];
   const dw_state *s = g->state[g->cur];
-  size_t in = (size_t)(q.n * q.c_in * q.h * q.w), out = (size_t)(q.n * q.c_out * q.oh * q.ow);
-  float *xin = px_ws(g), *yout = (float *)((char *)xin + al64(in * 4));
-  void *ws = (char *)yout + al64(out * 4);
+  size_t in, out;
+  nchw_bytes(&q, &in, &out); /* reshape checked they fit */
+  float *xin = px_ws(g), *yout = (float *)((char *)xin + in);
+  void *ws = (char *)yout + out;
   px_nhwc_to_nchw(x->data, x->dims[0], x->dims[1], x->dims[2], x->dims[3], pad, xin);
   pk_conv2d_f32(&q, xin, s->w, s->packed, s->bias, yout, n->out_min, n->out_max, ws, px_kctx(g));
   px_nchw_to_nhwc(yout, (size_t)q.n, (size_t)q.c_out, (size_t)q.oh, (size_t)q.ow, o->dims[1], o->dims[2], o->data);

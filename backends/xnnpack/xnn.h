@@ -87,6 +87,8 @@ static inline size_t px_threads(const px_graph *g) { return g->nthreads; }
 static inline ptera_kernel_ctx *px_kctx(px_graph *g) { return &g->kctx; }
 /* Elements per task below which elementwise nodes stay on one thread. */
 #define PX_ELEM_GRAIN ((size_t)16384)
+/* Bytes of an fp32 [a, b, c, d] array, rounded up to 64; false on overflow. */
+PT_FUNC bool px_f32_bytes4(size_t a, size_t b, size_t c, size_t d, size_t *out);
 /* NHWC <-> NCHW float copies (xnn_layout.c). to_nchw pads each image with
  * zeros (pad t, b, l, r); to_nhwc keeps the first oh x ow of each plane. */
 PT_FUNC void px_nhwc_to_nchw(const float *in, size_t n, size_t h, size_t w, size_t c, const size_t pad[4],

@@ -29,3 +29,11 @@ void px_nchw_to_nhwc(const float *in, size_t n, size_t c, size_t h, size_t w, si
       }
   }
 }
+
+bool px_f32_bytes4(size_t a, size_t b, size_t c, size_t d, size_t *out) {
+  const size_t dims[4] = {a, b, c, d};
+  size_t n;
+  if (!px_nbytes(PF_XNN_DT_FP32, dims, 4, &n) || n > SIZE_MAX - 63) return false;
+  *out = (n + 63) & ~(size_t)63;
+  return true;
+}
