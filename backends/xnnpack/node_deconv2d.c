@@ -125,6 +125,7 @@ void px_deconv2d_run(px_graph *g, const pf_xnn_node *n) {
   const deconv_state *s = g->state[g->cur];
   static const size_t nopad[4] = {0, 0, 0, 0};
   size_t in, out;
+  if (!px_numel(o)) return; /* the scratch may be absent */
   nchw_bytes(&q, &in, &out); /* reshape checked they fit */
   float *xin = px_ws(g), *yout = (float *)((char *)xin + in);
   void *ws = (char *)yout + out;

@@ -107,6 +107,7 @@ void px_dwconv2d_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]], *o = &g->v[n->out[0]];
   const dw_state *s = g->state[g->cur];
   size_t in, out;
+  if (!px_numel(o)) return; /* the scratch may be absent */
   nchw_bytes(&q, &in, &out); /* reshape checked they fit */
   float *xin = px_ws(g), *yout = (float *)((char *)xin + in);
   void *ws = (char *)yout + out;
