@@ -40,6 +40,10 @@ static void get_geom(const px_graph *g, const pf_xnn_node *n, geom *q) {
   q->groups = n->p[12];
   q->OC = q->groups * q->goc;
   if (n->kind == PF_XNN_DEPTHWISE_CONV2D) q->OC = q->groups * (q->goc / q->gic);
+  q->OH = g->v[n->out[0]].dims[1]; /* the output's shape as reshape last set it */
+  q->OW = g->v[n->out[0]].dims[2];
+  q->lo = n->out_min;
+  q->hi = n->out_max;
 }
 
 /* Output extent of one spatial dim; false when the window does not fit. */
@@ -82,10 +86,12 @@ static pk_gemm_f32_args conv_args(const geom *q, const conv_state *s, size_t grp
 
 static size_t al64(size_t x) { return (x + 63) & ~(size_t)63; }
 
-/* Output pixels per gathered tile. */
+/* Output pixels per gathered tile (at most all of them). */
 static size_t tile_rows(const geom *q) {
   size_t K = q->kh * q->kw * q->gic, t = CONV_TILE_BYTES / sizeof(float) / (K ? K : 1);
-  return t < 16 ? 16 : t & ~(size_t)15;
+  size_t P = q->N * q->OH * q->OW;
+  t = t < 16 ? 16 : t & ~(size_t)15;
+  return P && P < t ? P : t;
 }
 
 /* Bytes of one thread's slice: the gathered tile, then its GEMM's share. */
@@ -223,10 +229,6 @@ void px_conv2d_run(px_graph *g, const pf_xnn_node *n) {
   conv_job j;
   get_geom(g, n, &j.q);
   const px_value *o = &g->v[n->out[0]];
-  j.q.OH = o->dims[1];
-  j.q.OW = o->dims[2];
-  j.q.lo = n->out_min;
-  j.q.hi = n->out_max;
   j.s = g->state[g->cur];
   j.x = g->v[n->in[0]].data;
   j.y = o->data;
