@@ -106,7 +106,7 @@ static inline float px_clampf(float x, float lo, float hi) { return x < lo ? lo 
 typedef enum px_widen {
   PX_WIDEN_NONE = 0,   /* handles every datatype itself (shape ops, Convert) */
   PX_WIDEN_ALL = 1,    /* fp32 compute: fp16/bf16 operands widened around run */
-  PX_WIDEN_ACTS = 2    /* as ALL, but constants are widened by prepare, not per run */
+  PX_WIDEN_ACTS = 2    /* as ALL but inputs 1 and 2 (filter, bias): prepare widens those */
 } px_widen;
 typedef struct px_node_impl {
   px_reshape_fn reshape;

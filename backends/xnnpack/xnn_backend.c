@@ -123,9 +123,10 @@ static void sort_ext(px_graph *g, uint32_t *idx, uint32_t n) {
 
 static size_t al64(size_t x) { return (x + 63) & ~(size_t)63; }
 
-/* Whether operand v of n is widened to fp32 around its run. */
-static bool widened(const px_node_impl *impl, const px_value *v) {
-  return impl->widen != PX_WIDEN_NONE && px_is_half(v->dt) && !(impl->widen == PX_WIDEN_ACTS && v->is_const);
+/* Whether operand k (inputs, then outputs), v, of a node is widened to fp32
+ * around its run. */
+static bool widened(const px_node_impl *impl, unsigned k, const px_value *v) {
+  return impl->widen != PX_WIDEN_NONE && px_is_half(v->dt) && !(impl->widen == PX_WIDEN_ACTS && (k == 1 || k == 2));
 }
 
 static px_value *operand(px_graph *g, const pf_xnn_node *n, unsigned k) {
@@ -139,7 +140,7 @@ static size_t node_scratch(px_graph *g, const pf_xnn_node *n, const px_node_impl
   size_t total = al64(g->ws[i]);
   for (unsigned k = 0; k < (unsigned)n->nin + n->nout; k++) {
     const px_value *v = operand(g, n, k);
-    if (v && widened(impl, v)) total += al64(px_numel(v) * 4);
+    if (v && widened(impl, k, v)) total += al64(px_numel(v) * 4);
   }
   return total;
 }
@@ -176,7 +177,7 @@ static void run_node(px_graph *g, const pf_xnn_node *n) {
   for (unsigned k = 0; k < nops; k++) {
     px_value *v = operand(g, n, k);
     dts[k] = 0;
-    if (!v || !widened(impl, v) || !px_numel(v)) continue; /* an empty operand is left as it is */
+    if (!v || !widened(impl, k, v) || !px_numel(v)) continue; /* an empty operand is left as it is */
     size_t cnt = px_numel(v);
     saved[k] = v->data;
     dts[k] = v->dt;
