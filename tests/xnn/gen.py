@@ -341,6 +341,15 @@ def gen_half():
             simple(name, [rnd(2, 3, 4), rnd(4, lo=0.5, hi=2.0)], fn, dt=dt)
         simple('Add', [rnd(3, 4), rnd(3, 4)], lambda x, y: torch.clamp(x + y, 0.0, 1.5), mm=(0.0, 1.5), dt=dt)
         simple('PReLU', [rnd(1, 3, 3, 4), rnd(4)], lambda x, s: torch.where(x > 0, x, x * s), dt=dt)
+        # a constant fp16/bf16 operand (widened at every run like the others)
+        a, b = lowp(rnd(2, 5), dt), lowp(rnd(5), dt)
+        c = Case('Add_%d' % len(LINES), 'Add', dt + '/const')
+        ai, bi = c.value(a.shape, dt=DT[dt], io='i'), c.value(b.shape, dt=DT[dt], const=store(b, dt))
+        o = c.value(a.shape, dt=DT[dt], io='o')
+        c.node('Add', [ai, bi], [o])
+        c.io('i', 0, store(a, dt))
+        c.io('o', 1, store(a + b, dt), TOL[dt])
+        c.done()
         for name, fn in dict(Sigmoid=torch.sigmoid, Tanh=torch.tanh, Exp=torch.exp, Hardswish=F.hardswish,
                              Gelu=F.gelu, Negate=torch.neg, Abs=torch.abs, Square=torch.square,
                              Floor=torch.floor, Ceiling=torch.ceil, Sin=torch.sin, Cos=torch.cos,
