@@ -83,6 +83,7 @@ struct ptera_method {
   struct pr_packed *packed; /* prepare-time allocations, freed at destroy */
   size_t packed_bytes;
   size_t max_workspace;     /* largest declared workspace */
+  size_t delegate_temp;     /* largest scratch a delegate's init asked for */
   ptera_threadpool *pool;   /* from the options, or NULL */
   ptera_allocator delegate_allocator; /* the method's, counting (delegate_alloc.c) */
   size_t delegate_bytes;    /* what delegates hold through it */
