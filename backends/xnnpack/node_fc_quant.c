@@ -3,10 +3,11 @@
  * (qcint8) weights, qint32/qcint32 bias (scale sx*sw, zero point 0):
  *   acc = sum_k (xq - zx)(wq - zw) + bq                  (integer)
  *   y   = sat(rne(float(acc) * ((sx*sw[o]) / so)) + zo)  (scale in fp32)
- * clamped to output_min/max quantized with the output's parameters. */
+ * clamped to output_min/max quantized with the output's parameters.
+ * A qdint8 (dynamically quantized) input goes to node_fc_qd8.c. */
 #include <math.h>
 
-#include "xnnpack/xnn.h"
+#include "xnnpack/xnn_quant.h"
 
 static bool is_q8(uint8_t dt) { return dt == PF_XNN_DT_QINT8 || dt == PF_XNN_DT_QUINT8; }
 
@@ -14,6 +15,7 @@ ptera_status px_fc_quant_check(px_graph *g, const pf_xnn_node *n, size_t oc) {
   const px_value *x = &g->v[n->in[0]], *w = &g->v[n->in[1]], *o = &g->v[n->out[0]];
   const px_value *b = n->in[2] == PF_XNN_NONE ? NULL : &g->v[n->in[2]];
   bool pc = w->dt == PF_XNN_DT_QCINT8;
+  if (x->dt == PF_XNN_DT_QDINT8) return px_fc_qd8_check(g, n, oc);
   if (!is_q8(x->dt) || o->dt != x->dt || (w->dt != x->dt && !(pc && x->dt == PF_XNN_DT_QINT8)) ||
       (b && b->dt != (pc ? PF_XNN_DT_QCINT32 : PF_XNN_DT_QINT32) && b->dt != PF_XNN_DT_QINT32 &&
        b->dt != PF_XNN_DT_QCINT32))
@@ -49,6 +51,10 @@ static float qbound(float v, float so, int32_t zo, float lo, float hi) {
 
 void px_fc_quant_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]], *w = &g->v[n->in[1]], *o = &g->v[n->out[0]];
+  if (x->dt == PF_XNN_DT_QDINT8) {
+    px_fc_qd8_run(g, n);
+    return;
+  }
   const int32_t *bias = n->in[2] == PF_XNN_NONE ? NULL : g->v[n->in[2]].data;
   bool tw = n->flags & PF_XNN_FLAG_TRANSPOSE_WEIGHTS, pc = w->dt == PF_XNN_DT_QCINT8;
   size_t ic = x->dims[x->ndims - 1], oc = o->dims[o->ndims - 1];

@@ -79,9 +79,46 @@ static ptera_status bind_const(px_graph *g, const ptera_backend_init_ctx *ctx, u
 }
 
 /* Per-channel scales from constant data or the inline vector (§6.2). */
+/* Blockwise bf16 scales (§6.3): constant data, the legacy inline bf16
+ * vector, or legacy inline fp32 scales converted as upstream does
+ * (x * 1.00389105f, low 16 bits truncated). */
+static ptera_status bind_group_scales(px_graph *g, const ptera_backend_init_ctx *ctx, uint32_t vi) {
+  px_value *v = &g->v[vi];
+  const pf_xnn_value *d = v->def;
+  if (!d->scale_buffer_idx && d->nscales_bf16) {
+    v->bscales = d->scales_bf16;
+    v->nbscales = d->nscales_bf16;
+    return PTERA_OK;
+  }
+  uint32_t n = d->scale_buffer_idx ? d->num_scales : d->nscales;
+  uint16_t *s = pt_arena_array(&g->arena, n ? n : 1, 2, 2);
+  if (!s) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory copying scales");
+  if (d->scale_buffer_idx) {
+    const uint8_t *src;
+    size_t have;
+    ptera_status st = const_bytes(g, ctx, d->scale_buffer_idx, &src, &have);
+    if (st != PTERA_OK) return st;
+    if (have / 2 < n)
+      return px_fail(g, PTERA_INVALID_PROGRAM, "value %u: %u bf16 scales need %zu bytes, the data has %zu",
+                     (unsigned)vi, (unsigned)n, (size_t)n * 2, have);
+    memcpy(s, src, (size_t)n * 2);
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      float f = d->scales[i] * 1.00389105f;
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      s[i] = (uint16_t)(u >> 16);
+    }
+  }
+  v->bscales = s;
+  v->nbscales = n;
+  return PTERA_OK;
+}
+
 static ptera_status bind_scales(px_graph *g, const ptera_backend_init_ctx *ctx, uint32_t vi) {
   px_value *v = &g->v[vi];
   const pf_xnn_value *d = v->def;
+  if (d->quant == PF_XNN_Q_CHANNEL_GROUP) return bind_group_scales(g, ctx, vi);
   if (d->quant != PF_XNN_Q_PER_CHANNEL) return PTERA_OK;
   if (!d->scale_buffer_idx) {
     v->scales = d->scales;

@@ -1,10 +1,35 @@
-/* The node table: which family reshapes and runs each XNNPACK node kind. */
-#include "xnnpack/xnn.h"
+/* The node table: which family reshapes and runs each XNNPACK node kind.
+ * Kinds with quantized variants pick the family by the input's (Convert:
+ * the output's) datatype. */
+#include "xnnpack/xnn_quant.h"
+
+static bool quant_in(const px_graph *g, const pf_xnn_node *n) {
+  uint8_t dt = g->v[n->in[0]].dt;
+  return px_is_q8(dt) || dt == PF_XNN_DT_QDINT8;
+}
+
+#define BY_DTYPE(name, test, qreshape, qrun, reshape, run)                                                   \
+  static ptera_status name##_reshape(px_graph *g, const pf_xnn_node *n) {                                    \
+    return test(g, n) ? qreshape(g, n) : reshape(g, n);                                                      \
+  }                                                                                                          \
+  static void name##_run(px_graph *g, const pf_xnn_node *n) {                                                \
+    if (test(g, n)) qrun(g, n);                                                                              \
+    else run(g, n);                                                                                          \
+  }
+
+static bool qd8_out(const px_graph *g, const pf_xnn_node *n) { return g->v[n->out[0]].dt == PF_XNN_DT_QDINT8; }
+
+BY_DTYPE(conv, quant_in, px_conv_quant_reshape, px_conv_quant_run, px_conv2d_reshape, px_conv2d_run)
+BY_DTYPE(deconv, quant_in, px_conv_quant_reshape, px_conv_quant_run, px_deconv2d_reshape, px_deconv2d_run)
+BY_DTYPE(binary, quant_in, px_binary_quant_reshape, px_binary_quant_run, px_binary_reshape, px_binary_run)
+BY_DTYPE(pool, quant_in, px_pool_quant_reshape, px_pool_quant_run, px_pool_reshape, px_pool_run)
+BY_DTYPE(gap, quant_in, px_gap_quant_reshape, px_gap_quant_run, px_gap_reshape, px_gap_run)
+BY_DTYPE(convert, qd8_out, px_convert_qd8_reshape, px_convert_qd8_run, px_convert_reshape, px_convert_run)
 
 static const px_node_impl k_impl[PF_XNN_NODE_MAX + 1] = {
-    [PF_XNN_ADD] = {px_binary_reshape, px_binary_run},
-    [PF_XNN_SUBTRACT] = {px_binary_reshape, px_binary_run},
-    [PF_XNN_MULTIPLY] = {px_binary_reshape, px_binary_run},
+    [PF_XNN_ADD] = {binary_reshape, binary_run},
+    [PF_XNN_SUBTRACT] = {binary_reshape, binary_run},
+    [PF_XNN_MULTIPLY] = {binary_reshape, binary_run},
     [PF_XNN_DIV] = {px_binary_reshape, px_binary_run},
     [PF_XNN_MINIMUM] = {px_binary_reshape, px_binary_run},
     [PF_XNN_MAXIMUM] = {px_binary_reshape, px_binary_run},
@@ -37,17 +62,17 @@ static const px_node_impl k_impl[PF_XNN_NODE_MAX + 1] = {
     [PF_XNN_CONCAT4] = {px_concat_reshape, px_concat_run},
     [PF_XNN_CONCAT5] = {px_concat_reshape, px_concat_run},
     [PF_XNN_SOFTMAX] = {px_softmax_reshape, px_softmax_run},
-    [PF_XNN_CONV2D] = {px_conv2d_reshape, px_conv2d_run},
-    [PF_XNN_DEPTHWISE_CONV2D] = {px_conv2d_reshape, px_conv2d_run},
-    [PF_XNN_CONV_TRANSPOSE2D] = {px_deconv2d_reshape, px_deconv2d_run},
+    [PF_XNN_CONV2D] = {conv_reshape, conv_run},
+    [PF_XNN_DEPTHWISE_CONV2D] = {conv_reshape, conv_run},
+    [PF_XNN_CONV_TRANSPOSE2D] = {deconv_reshape, deconv_run},
     [PF_XNN_FULLY_CONNECTED] = {px_fc_reshape, px_fc_run},
     [PF_XNN_BMM] = {px_bmm_reshape, px_bmm_run},
-    [PF_XNN_AVG_POOL] = {px_pool_reshape, px_pool_run},
-    [PF_XNN_MAX_POOL] = {px_pool_reshape, px_pool_run},
+    [PF_XNN_AVG_POOL] = {pool_reshape, pool_run},
+    [PF_XNN_MAX_POOL] = {pool_reshape, pool_run},
     [PF_XNN_ARGMAX_POOL] = {px_pool_reshape, px_pool_run},
-    [PF_XNN_GLOBAL_AVG_POOL] = {px_gap_reshape, px_gap_run},
+    [PF_XNN_GLOBAL_AVG_POOL] = {gap_reshape, gap_run},
     [PF_XNN_RESIZE_BILINEAR] = {px_resize_reshape, px_resize_run},
-    [PF_XNN_CONVERT] = {px_convert_reshape, px_convert_run},
+    [PF_XNN_CONVERT] = {convert_reshape, convert_run},
 };
 
 const px_node_impl *px_node_impl_for(unsigned kind) {
