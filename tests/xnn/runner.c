@@ -4,7 +4,10 @@
  * through the built-in XnnpackBackend and compares. Prints a node x
  * datatype table of cases and failures; exit status 1 on any failure.
  *
- * Usage: xnn_runner CASES.txt DATA.bin
+ * Usage: xnn_runner CASES.txt DATA.bin [SEED_DIR]
+ * With SEED_DIR, the blob of the first case of each node x datatype row is
+ * also written there (seed_<node>_<dtype>; scripts/fuzz.sh seeds the XNNPACK
+ * harnesses with them).
  * cases.txt, one record per line (numbers in decimal, floats as %.9g):
  *   c NAME NODE DTYPE                                   start of a case
  *   v DT FLAGS EXT NDIMS D.. COFF CBYTES Q SCALE ZP CHDIM NSCALES SOFF NNBD GS   a value
@@ -96,12 +99,26 @@ static bool close_enough(const io *o, const uint8_t *got, char *why, size_t why_
   return true;
 }
 
-static bool run_case(kase *k, char *why, size_t why_size) {
+/* Writes blob to DIR/seed_<node>_<dtype> (non-alphanumerics as '_'). */
+static void write_seed(const char *dir, const kase *k, const uint8_t *blob, size_t size) {
+  char path[512];
+  int n = snprintf(path, sizeof path, "%s/seed_%s_%s", dir, k->node, k->dtype);
+  if (n < 0 || (size_t)n >= sizeof path) return;
+  for (char *c = path + strlen(dir) + 1; *c; c++)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) *c = '_';
+  FILE *f = fopen(path, "wb");
+  if (!f) return;
+  fwrite(blob, 1, size, f);
+  fclose(f);
+}
+
+static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) {
   uint32_t nexts = (uint32_t)(k->ni + k->no);
   uint8_t *blob;
   size_t size;
   ptera_status st = pc_xnn_emit(k->v, (uint32_t)k->nv, k->n, (uint32_t)k->nn, nexts, NULL, &blob, &size);
   if (st != PTERA_OK) return snprintf(why, why_size, "emit: %s", ptera_status_name(st)), false;
+  if (seed_dir) write_seed(seed_dir, k, blob, size);
   const ptera_backend *b = ptera_find_backend("XnnpackBackend", 14);
   char msg[512] = "";
   ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, NULL, 0, 0};
@@ -154,7 +171,8 @@ done:
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) return fprintf(stderr, "usage: xnn_runner CASES.txt DATA.bin\n"), 2;
+  if (argc != 3 && argc != 4) return fprintf(stderr, "usage: xnn_runner CASES.txt DATA.bin [SEED_DIR]\n"), 2;
+  const char *seed_dir = argc == 4 ? argv[3] : NULL;
   FILE *f = fopen(argv[2], "rb");
   if (!f) return fprintf(stderr, "cannot open %s\n", argv[2]), 2;
   fseek(f, 0, SEEK_END);
@@ -224,8 +242,8 @@ int main(int argc, char **argv) {
       parse_io(&s, &k.out[k.no++], 1);
     } else if (!strcmp(tag, "e")) {
       char why[700] = "";
-      bool ok = run_case(&k, why, sizeof why);
       row *r = row_for(k.node, k.dtype);
+      bool ok = run_case(&k, r->cases ? NULL : seed_dir, why, sizeof why);
       r->cases++;
       total++;
       if (!ok) {
