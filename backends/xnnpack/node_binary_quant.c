@@ -10,9 +10,6 @@
 ptera_status px_binary_quant_reshape(px_graph *g, const pf_xnn_node *n) {
   const px_value *a = &g->v[n->in[0]], *b = &g->v[n->in[1]];
   px_value *o = &g->v[n->out[0]];
-  if (n->kind != PF_XNN_ADD && n->kind != PF_XNN_SUBTRACT && n->kind != PF_XNN_MULTIPLY)
-    return px_fail(g, PTERA_NOT_IMPLEMENTED, "quantized %s is not implemented (Add, Subtract, Multiply are)",
-                   pf_xnn_node_name(n->kind));
   ptera_status st = px_want_q8(g, a, "input 1");
   if (st == PTERA_OK) st = px_want_q8(g, b, "input 2");
   if (st == PTERA_OK) st = px_want_q8(g, o, "output");

@@ -339,8 +339,72 @@ def gen_pool_quant():
             c.done()
 
 
+def reject(node, label, status, text, build):
+    """A graph init must refuse with status and a message holding text;
+    build(c) adds its values and nodes."""
+    c = G.Case('%s_reject_%d' % (node, len(G.LINES)), node, label + '-reject')
+    build(c)
+    c.ios.append('x %s %d %s' % (status, c.next, text))
+    c.done()
+
+
+def gen_rejections():
+    def fc_unconverted(c):  # a qdint8 input no Convert wrote
+        xi = c.value((2, 8), io='i')
+        qi = c.value((2, 8), dt=QDINT8, nnbd=1)
+        wi = c.value((3, 8), dt=QCINT8, const=np.ones((3, 8), np.int8), qc=(0, np.ones(3, F32)))
+        o = c.value((2, 3), io='o')
+        c.node('Copy', [xi], [o])
+        c.node('FullyConnected', [qi, wi, G.NONE], [o])
+
+    def fc_qb4_group(gs, nsc):
+        def build(c):
+            xi = c.value((2, 64), io='i')
+            qi = c.value((2, 64), dt=QDINT8, nnbd=1)
+            wi = c.value((3, 64), dt=QBINT4, const=np.zeros((3, 32), np.uint8), qb=(gs, np.ones(nsc, np.uint16)))
+            o = c.value((2, 3), io='o')
+            c.node('Convert', [xi], [qi])
+            c.node('FullyConnected', [qi, wi, G.NONE], [o])
+        return build
+
+    def convert_nnbd(c):
+        xi = c.value((2, 8), io='i')
+        qi = c.value((2, 8), dt=QDINT8, nnbd=-1)
+        o = c.value((2, 3), io='o')
+        c.node('Convert', [xi], [qi])
+        c.node('Copy', [xi], [o])
+
+    def conv_requant(c):  # (sx * sw) / so >= 256
+        xi = c.value((1, 3, 3, 2), dt=QINT8, io='i', q=(1.0, 0))
+        wi = c.value((2, 1, 1, 2), dt=QINT8, const=np.ones((2, 1, 1, 2), np.int8), q=(1.0, 0))
+        o = c.value((1, 3, 3, 2), dt=QINT8, io='o', q=(0.001, 0))
+        c.node('Conv2d', [xi, wi, G.NONE], [o], p=[0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 1])
+
+    def conv_qd8_pixel_rows(c):  # per-pixel dynamic parameters cannot factor out of a conv sum
+        xi = c.value((1, 3, 3, 2), io='i')
+        qi = c.value((1, 3, 3, 2), dt=QDINT8, nnbd=1)
+        wi = c.value((2, 1, 1, 2), dt=QCINT8, const=np.ones((2, 1, 1, 2), np.int8), qc=(0, np.ones(2, F32)))
+        o = c.value((1, 3, 3, 2), io='o')
+        c.node('Convert', [xi], [qi])
+        c.node('Conv2d', [qi, wi, G.NONE], [o], p=[0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 1])
+
+    def div_q8(c):
+        ai = c.value((4,), dt=QINT8, io='i', q=(0.1, 0))
+        bi = c.value((4,), dt=QINT8, io='i', q=(0.1, 0))
+        o = c.value((4,), dt=QINT8, io='o', q=(0.1, 0))
+        c.node('Div', [ai, bi], [o])
+
+    reject('FullyConnected', 'qdint8', 'InvalidProgram', 'not the output of an earlier Convert', fc_unconverted)
+    reject('FullyConnected', 'qdint8/qbint4', 'InvalidProgram', 'multiple of 32', fc_qb4_group(16, 12))
+    reject('FullyConnected', 'qdint8/qbint4', 'InvalidProgram', 'has 5 block scales, needs 3 x 2', fc_qb4_group(32, 5))
+    reject('Convert', 'fp32->qdint8', 'InvalidProgram', 'num_nonbatch_dims >= 1', convert_nnbd)
+    reject('Conv2d', 'qint8', 'InvalidProgram', 'outside (0, 256)', conv_requant)
+    reject('Conv2d', 'qdint8/qcint8', 'NotImplemented', 'split 18-element images', conv_qd8_pixel_rows)
+    reject('Div', 'qint8', 'NotImplemented', 'input 1 has datatype qint8; this node supports fp32', div_q8)
+
+
 def generate(gen):
     global G
     G = gen
-    for fn in (gen_convert_qd8, gen_fc_qd8, gen_conv_quant, gen_binary_quant, gen_pool_quant):
+    for fn in (gen_convert_qd8, gen_fc_qd8, gen_conv_quant, gen_binary_quant, gen_pool_quant, gen_rejections):
         fn()

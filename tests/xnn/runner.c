@@ -17,6 +17,9 @@
  *   n KIND IN0..IN4 OUT0 OUT1 FLAGS HASMM MIN MAX P0..P14 F N0 V0.. N1 V1..   a node
  *   i EXT ETDTYPE NDIMS D.. OFF NBYTES                   an input tensor
  *   o EXT ETDTYPE NDIMS D.. OFF NBYTES TOL               an expected output (TOL 0: bit-exact)
+ *   x STATUS NEXTS TEXT..                               init of the graph (NEXTS externals) must fail
+ *                                                       with this status (e.g. InvalidProgram) and a
+ *                                                       message naming the node and holding TEXT
  *   e                                                   end of case: run it */
 #include <math.h>
 #include <stdio.h>
@@ -38,11 +41,11 @@ typedef struct io {
 } io;
 
 typedef struct kase {
-  char name[128], node[64], dtype[32];
+  char name[128], node[64], dtype[32], expect[32], expect_msg[128];
   pc_xnn_value_desc v[MAXV];
   pc_xnn_node_desc n[8];
   uint32_t vbuf[8][2][PF_XNN_MAX_DIMS];
-  int nv, nn, ni, no;
+  int nv, nn, ni, no, xnexts;
   io in[MAXIO], out[MAXIO];
 } kase;
 
@@ -113,7 +116,7 @@ static void write_seed(const char *dir, const kase *k, const uint8_t *blob, size
 }
 
 static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) {
-  uint32_t nexts = (uint32_t)(k->ni + k->no);
+  uint32_t nexts = (uint32_t)(k->expect[0] ? k->xnexts : k->ni + k->no);
   uint8_t *blob;
   size_t size;
   ptera_status st = pc_xnn_emit(k->v, (uint32_t)k->nv, k->n, (uint32_t)k->nn, nexts, NULL, &blob, &size);
@@ -128,6 +131,13 @@ static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) 
   ptera_tensor tens[MAXIO * 2];
   ptera_value vals[MAXIO * 2], *args[MAXIO * 2];
   void *bufs[MAXIO * 2] = {0};
+  if (k->expect[0]) { /* a rejection case */
+    ok = st != PTERA_OK && !strcmp(ptera_status_name(st), k->expect) && strstr(msg, "XNNPACK node") != NULL &&
+         strstr(msg, k->expect_msg) != NULL;
+    if (!ok)
+      snprintf(why, why_size, "init: %s (%s), expected %s (%s)", ptera_status_name(st), msg, k->expect, k->expect_msg);
+    goto done;
+  }
   if (st != PTERA_OK) {
     snprintf(why, why_size, "init: %s: %s", ptera_status_name(st), msg);
     goto done;
@@ -240,6 +250,11 @@ int main(int argc, char **argv) {
       parse_io(&s, &k.in[k.ni++], 0);
     } else if (!strcmp(tag, "o") && k.no < MAXIO) {
       parse_io(&s, &k.out[k.no++], 1);
+    } else if (!strcmp(tag, "x")) {
+      snprintf(k.expect, sizeof k.expect, "%s", strtok_r(NULL, " \n", &s));
+      k.xnexts = (int)num(&s);
+      const char *text = strtok_r(NULL, "\n", &s);
+      snprintf(k.expect_msg, sizeof k.expect_msg, "%s", text ? text : "");
     } else if (!strcmp(tag, "e")) {
       char why[700] = "";
       row *r = row_for(k.node, k.dtype);
@@ -254,9 +269,9 @@ int main(int argc, char **argv) {
     }
   }
   fclose(c);
-  printf("%-30s %-14s %6s %8s\n", "node", "dtype", "cases", "failures");
+  printf("%-30s %-22s %6s %8s\n", "node", "dtype", "cases", "failures");
   for (int i = 0; i < g_nrows; i++)
-    printf("%-30s %-14s %6d %8d\n", g_rows[i].node, g_rows[i].dtype, g_rows[i].cases, g_rows[i].failures);
+    printf("%-30s %-22s %6d %8d\n", g_rows[i].node, g_rows[i].dtype, g_rows[i].cases, g_rows[i].failures);
   printf("xnn nodes: %d cases, %d failed\n", total, failed);
   free(data);
   return failed || total == 0 ? 1 : 0;
