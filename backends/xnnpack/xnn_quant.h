@@ -75,6 +75,13 @@ PT_FUNC void px_binary_quant_run(px_graph *g, const pf_xnn_node *n);
 /* AvgPooling2d, MaxPooling2d on qint8/quint8 (node_pool_quant.c). */
 PT_FUNC ptera_status px_pool_quant_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_pool_quant_run(px_graph *g, const pf_xnn_node *n);
+/* Clamp, LeakyReLU, ELU, Hardswish, Sigmoid, Tanh, Negate, Abs, Square on
+ * qint8/quint8 (node_unary_quant.c). */
+PT_FUNC ptera_status px_unary_quant_reshape(px_graph *g, const pf_xnn_node *n);
+PT_FUNC void px_unary_quant_run(px_graph *g, const pf_xnn_node *n);
+/* StaticConstantPad on qint8/quint8 (node_pad_quant.c). */
+PT_FUNC ptera_status px_pad_quant_reshape(px_graph *g, const pf_xnn_node *n);
+PT_FUNC void px_pad_quant_run(px_graph *g, const pf_xnn_node *n);
 /* GlobalAvgPooling2d on qint8/quint8 (node_gap_quant.c). */
 PT_FUNC ptera_status px_gap_quant_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_gap_quant_run(px_graph *g, const pf_xnn_node *n);

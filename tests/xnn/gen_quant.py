@@ -339,6 +339,54 @@ def gen_pool_quant():
             c.done()
 
 
+def gen_unary_quant():
+    """Every input code of each quantized unary node (256-entry tables)."""
+    f64 = np.float64
+    ops = dict(Clamp=lambda r: np.clip(r, F32(-0.6), F32(1.2)),
+               LeakyReLU=lambda r: np.where(r > 0, r, r * F32(0.1)),
+               ELU=lambda r: np.where(r > 0, r, (f64(F32(0.7)) * np.expm1(r.astype(f64))).astype(F32)),
+               Hardswish=lambda r: (r * np.clip(r + F32(3), F32(0), F32(6))) / F32(6),
+               Sigmoid=lambda r: (1.0 / (1.0 + np.exp(-r.astype(f64)))).astype(F32),
+               Tanh=lambda r: np.tanh(r.astype(f64)).astype(F32),
+               Negate=lambda r: -r, Abs=np.abs, Square=lambda r: r * r)
+    for name, fn in ops.items():
+        for dt in (QINT8, QUINT8):
+            lo, hi, npdt = RANGE[dt]
+            x = np.arange(lo, hi + 1).reshape(16, 16).astype(npdt)
+            sx, zx = F32(0.03), (5 if dt == QINT8 else 131)
+            so, zo = {'Sigmoid': (F32(1 / 256), lo), 'Tanh': (F32(1 / 128), (lo + hi + 1) // 2)}.get(
+                name, (F32(0.02), (-20 if dt == QINT8 else 100)))
+            r = sx * (x.astype(np.int32) - zx).astype(F32)
+            y = np.clip(np.rint(fn(r).astype(F32) / so) + F32(zo), lo, hi).astype(npdt)
+            c = G.Case('%s_q_%d' % (name, len(G.LINES)), name, NAME[dt])
+            xi = c.value(x.shape, dt=dt, io='i', q=(sx, zx))
+            o = c.value(y.shape, dt=dt, io='o', q=(so, zo))
+            c.node(name, [xi], [o], mm=(-0.6, 1.2) if name == 'Clamp' else None,
+                   fv={'LeakyReLU': 0.1, 'ELU': 0.7}.get(name, 0.0))
+            c.io('i', 0, x)
+            c.io('o', 1, y, 0)
+            c.done()
+
+
+def gen_pad_quant():
+    for dt in (QINT8, QUINT8):
+        lo, hi, npdt = RANGE[dt]
+        s, z = F32(0.05), (-3 if dt == QINT8 else 140)
+        x = randq(dt, (2, 3, 4, 5))
+        for pre, post, val in (((0, 1, 0, 2), (1, 0, 2, 0), 0.0), ((1, 1, 1, 1), (0, 0, 0, 0), -1.5),
+                               ((0, 0, 1, 0), (0, 2, 0, 1), 100.0)):
+            fill = np.clip(np.rint(F32(val) / s) + F32(z), lo, hi).astype(npdt)
+            y = np.full([d + a + b for d, a, b in zip(x.shape, pre, post)], fill, npdt)
+            y[tuple(slice(a, a + d) for a, d in zip(pre, x.shape))] = x
+            c = G.Case('StaticConstantPad_q_%d' % len(G.LINES), 'StaticConstantPad', NAME[dt])
+            xi = c.value(x.shape, dt=dt, io='i', q=(s, z))
+            o = c.value(y.shape, dt=dt, io='o', q=(s, z))
+            c.node('StaticConstantPad', [xi], [o], v0=pre, v1=post, fv=val)
+            c.io('i', 0, x)
+            c.io('o', 1, y, 0)
+            c.done()
+
+
 def reject(node, label, status, text, build):
     """A graph init must refuse with status and a message holding text;
     build(c) adds its values and nodes."""
@@ -406,5 +454,6 @@ def gen_rejections():
 def generate(gen):
     global G
     G = gen
-    for fn in (gen_convert_qd8, gen_fc_qd8, gen_conv_quant, gen_binary_quant, gen_pool_quant, gen_rejections):
+    for fn in (gen_convert_qd8, gen_fc_qd8, gen_conv_quant, gen_binary_quant, gen_pool_quant, gen_unary_quant,
+               gen_pad_quant, gen_rejections):
         fn()
