@@ -36,6 +36,7 @@ static pc_fbb_ref tensor_value(pc_fbb *b, const pc_xnn_value_desc *v, uint32_t i
   pc_fbb_add_u32(b, 4, v->flags ? v->external_id : PF_XNN_NONE);
   pc_fbb_add_u32(b, 5, v->flags);
   pc_fbb_add_u32(b, 6, id);
+  if (v->dq_datatype) pc_fbb_add_i16(b, 7, (int16_t)v->dq_datatype);
   return pc_fbb_table_end(b);
 }
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "xnnpack/xnn.h"
+#include "xnnpack/xnn_quant.h"
 
 static bool available(void) { return true; }
 
@@ -172,6 +172,8 @@ static ptera_status reshape_all(px_graph *g) {
 
 static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
   const pf_xnn_graph *x = &g->g;
+  ptera_status est = px_expand_legacy_dq(g);
+  if (est != PTERA_OK) return est;
   g->v = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, sizeof *g->v, 8);
   g->inputs = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, 4, 4);
   g->outputs = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, 4, 4);
@@ -184,9 +186,6 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
     v->dt = d->datatype;
     v->ndims = d->ndims;
     for (unsigned k = 0; k < d->ndims; k++) v->dims[k] = d->dims[k];
-    if (d->dq_datatype)
-      return px_fail(g, PTERA_NOT_IMPLEMENTED,
-                     "value %u uses the legacy dq_datatype dynamic-quantization marker", (unsigned)i);
     if (d->flags & PF_XNN_VALUE_INPUT) g->inputs[g->ninputs++] = i;
     if (d->flags & PF_XNN_VALUE_OUTPUT) g->outputs[g->noutputs++] = i;
     if (d->flags && !external_dt(v->dt))

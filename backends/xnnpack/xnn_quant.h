@@ -59,6 +59,9 @@ PT_FUNC px_qd8_param *px_qd8_params(const px_value *v);
  * an earlier Convert (so its row parameters exist), and gives its rows. */
 PT_FUNC ptera_status px_qd8_input(px_graph *g, uint32_t vi, size_t *rows, size_t *rowlen);
 
+/* Rewrites legacy dq_datatype inputs into input + Convert + qdint8 value
+ * (xnn_legacy_dq.c); before the runtime values are built. */
+PT_FUNC ptera_status px_expand_legacy_dq(px_graph *g);
 /* Convert fp32 -> qdint8 (node_convert_qd8.c). */
 PT_FUNC ptera_status px_convert_qd8_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_convert_qd8_run(px_graph *g, const pf_xnn_node *n);

@@ -48,11 +48,12 @@ class Case:
         self.head = 'c %s %s %s' % (name, 'XNN' + node, dtype)
         self.vals, self.nodes, self.ios, self.next = [], [], [], 0
 
-    def value(self, shape, dt=FP32, const=None, io=None, q=None, qc=None, qb=None, nnbd=None):
+    def value(self, shape, dt=FP32, const=None, io=None, q=None, qc=None, qb=None, nnbd=None, dq=0):
         """io: 'i' or 'o' (numbered in call order); q: (scale, zp) per tensor;
         qc: (channel_dim, scales) per channel (scales stored as constant data);
         qb: (group_size, bf16 scales as uint16) blockwise; nnbd: per-token
-        dynamic quantization with that many non-batch dims."""
+        dynamic quantization with that many non-batch dims; dq: legacy
+        dq_datatype marker."""
         flags, ext = 0, NONE
         if io:
             flags, ext = (1 if io == 'i' else 2), self.next
@@ -69,9 +70,9 @@ class Case:
             soff, _ = put(np.asarray(qb[1], np.uint16))
         if nnbd:
             qt = 3
-        self.vals.append('v %d %d %d %d %s %d %d %d %s %d %d %d %d %d %d' % (
+        self.vals.append('v %d %d %d %d %s %d %d %d %s %d %d %d %d %d %d %d' % (
             dt, flags, ext, len(shape), ' '.join(str(d) for d in shape), coff, cb, qt, f(sc), zp, chd, ns, soff,
-            nnbd or 0, gs))
+            nnbd or 0, gs, dq))
         return len(self.vals) - 1
 
     def node(self, kind, ins, outs, flags=0, mm=None, p=(), fv=0.0, v0=None, v1=None):

@@ -84,9 +84,10 @@ def randq(dt, shape):
 
 # ---- dynamic quantization: Convert fp32 -> qdint8, FullyConnected qd8 ----
 
-def fc_qd8_case(label, x, nnbd, wkind, w, scales, bias, mm=None, tw=False, gs=0, node='FullyConnected'):
+def fc_qd8_case(label, x, nnbd, wkind, w, scales, bias, mm=None, tw=False, gs=0, node='FullyConnected', legacy=False):
     """Convert(x) -> qdint8 -> FullyConnected(w) -> fp32. w: int [oc, ic];
-    scales: [oc] per channel or [oc, ic/gs] float32 holding bf16 values."""
+    scales: [oc] per channel or [oc, ic/gs] float32 holding bf16 values.
+    legacy: no Convert; x is marked dq_datatype = qint8 (§6.4, per token)."""
     oc, ic = w.shape
     q, zps, scs = qd8(x, nnbd)
     M = x.size // ic
@@ -105,8 +106,8 @@ def fc_qd8_case(label, x, nnbd, wkind, w, scales, bias, mm=None, tw=False, gs=0,
     v = v + (bias[None, :] if bias is not None else F32(0))
     y = clampf(v, mm).reshape(x.shape[:-1] + (oc,))
     c = G.Case('%s_qd8_%d' % (node, len(G.LINES)), node, label)
-    xi = c.value(x.shape, io='i')
-    qi = c.value(x.shape, dt=QDINT8, nnbd=nnbd)
+    xi = c.value(x.shape, io='i', dq=QINT8 if legacy else 0)
+    qi = xi if legacy else c.value(x.shape, dt=QDINT8, nnbd=nnbd)
     wstore = w.T if tw else w
     if wkind == QCINT8:
         wi_ = c.value(wstore.shape, dt=QCINT8, const=np.ascontiguousarray(wstore.astype(np.int8)),
@@ -117,7 +118,8 @@ def fc_qd8_case(label, x, nnbd, wkind, w, scales, bias, mm=None, tw=False, gs=0,
         wi_ = c.value(w.shape, dt=QBINT4, const=pack4(w), qb=(gs, bf16(scales)[0]))
     bi = c.value(bias.shape, const=bias) if bias is not None else G.NONE
     o = c.value(y.shape, io='o')
-    c.node('Convert', [xi], [qi])
+    if not legacy:
+        c.node('Convert', [xi], [qi])
     c.node('FullyConnected', [qi, wi_, bi], [o], flags=1 if tw else 0, mm=mm)
     c.io('i', 0, x)
     c.io('o', 1, y.astype(F32), 0)
@@ -142,6 +144,10 @@ def gen_fc_qd8():
         w = G.rng.integers(-128, 128, (oc, ic)).astype(np.int8)
         fc_qd8_case('qdint8/qcint8', G.rnd(*lead, ic), nnbd, QCINT8, w, G.rng.uniform(0.005, 0.03, oc).astype(F32),
                     G.rnd(oc) if bias else None, mm, tw)
+    for lead, ic, oc in (((3,), 8, 4), ((2, 3), 16, 5)):  # legacy dq_datatype inputs
+        w = G.rng.integers(-128, 128, (oc, ic)).astype(np.int8)
+        fc_qd8_case('legacy-dq/qcint8', G.rnd(*lead, ic), 1, QCINT8, w, G.rng.uniform(0.005, 0.03, oc).astype(F32),
+                    G.rnd(oc), legacy=True)
     for lead, ic, oc, bias, mm, tw, nnbd in (((3,), 9, 5, True, None, False, 1), ((2, 2), 12, 6, False, (-1.0, 1.0), False, 1),
                                              ((3,), 6, 5, True, None, True, 1), ((2, 3), 10, 4, True, None, False, 2)):
         w = G.rng.integers(-8, 8, (oc, ic)).astype(np.int8)

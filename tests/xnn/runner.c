@@ -10,10 +10,11 @@
  * harnesses with them).
  * cases.txt, one record per line (numbers in decimal, floats as %.9g):
  *   c NAME NODE DTYPE                                   start of a case
- *   v DT FLAGS EXT NDIMS D.. COFF CBYTES Q SCALE ZP CHDIM NSCALES SOFF NNBD GS   a value
+ *   v DT FLAGS EXT NDIMS D.. COFF CBYTES Q SCALE ZP CHDIM NSCALES SOFF NNBD GS DQ   a value
  *                                                       (COFF -1: not constant; Q 0: plain;
  *                                                       Q 4 blockwise: NSCALES bf16 scales at
- *                                                       SOFF, group size GS)
+ *                                                       SOFF, group size GS; DQ: legacy
+ *                                                       dq_datatype, 0 = none)
  *   n KIND IN0..IN4 OUT0 OUT1 FLAGS HASMM MIN MAX P0..P14 F N0 V0.. N1 V1..   a node
  *   i EXT ETDTYPE NDIMS D.. OFF NBYTES                   an input tensor
  *   o EXT ETDTYPE NDIMS D.. OFF NBYTES TOL               an expected output (TOL 0: bit-exact)
@@ -227,6 +228,7 @@ int main(int argc, char **argv) {
       else v->scales = v->nscales ? at(soff, 4L * v->nscales) : NULL;
       v->num_nonbatch_dims = (int32_t)num(&s);
       v->group_size = (int32_t)num(&s);
+      v->dq_datatype = (uint8_t)num(&s);
     } else if (!strcmp(tag, "n") && k.nn < 8) {
       pc_xnn_node_desc *n = &k.n[k.nn];
       n->kind = (uint8_t)num(&s);
