@@ -1,6 +1,7 @@
-/* Add, Subtract and Multiply on per-tensor qint8/quint8 (all three values
- * one datatype) with NumPy broadcasting (XNNPACK.md §8): computed on real
- * values in fp32, clamped, requantized:
+/* Add, Subtract, Multiply, Minimum and Maximum on per-tensor qint8/quint8
+ * (all three values one datatype) with NumPy broadcasting (XNNPACK.md §8):
+ * computed on real values in fp32, clamped (not Minimum/Maximum),
+ * requantized:
  *   y = clamp((sa*(qa - za)) op (sb*(qb - zb)), output_min, output_max)
  *   q = sat(rne(y / so) + zo) */
 #include <math.h>
@@ -53,8 +54,14 @@ void px_binary_quant_run(px_graph *g, const pf_xnn_node *n) {
       ib += i * sb[d];
     }
     float x = fa * (float)(px_qload(a->dt, a->data, ia) - za), y = fb * (float)(px_qload(b->dt, b->data, ib) - zb);
-    float v = n->kind == PF_XNN_ADD ? x + y : (n->kind == PF_XNN_SUBTRACT ? x - y : x * y);
-    v = px_clampf(v, n->out_min, n->out_max);
+    float v;
+    switch (n->kind) {
+      case PF_XNN_ADD: v = px_clampf(x + y, n->out_min, n->out_max); break;
+      case PF_XNN_SUBTRACT: v = px_clampf(x - y, n->out_min, n->out_max); break;
+      case PF_XNN_MULTIPLY: v = px_clampf(x * y, n->out_min, n->out_max); break;
+      case PF_XNN_MINIMUM: v = x < y ? x : y; break;
+      default: v = x > y ? x : y; /* Maximum */
+    }
     px_qstore(o->dt, o->data, e, px_clampf(nearbyintf(v / so) + (float)zo, lo, hi));
   }
 }

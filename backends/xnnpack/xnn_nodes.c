@@ -17,7 +17,11 @@ static bool quant_in(const px_graph *g, const pf_xnn_node *n) {
     else run(g, n);                                                                                          \
   }
 
-static bool qd8_out(const px_graph *g, const pf_xnn_node *n) { return g->v[n->out[0]].dt == PF_XNN_DT_QDINT8; }
+/* Convert to qdint8, or between two 8-bit quantized datatypes. */
+static bool quant_convert(const px_graph *g, const pf_xnn_node *n) {
+  uint8_t o = g->v[n->out[0]].dt;
+  return o == PF_XNN_DT_QDINT8 || (px_is_q8(o) && px_is_q8(g->v[n->in[0]].dt));
+}
 
 BY_DTYPE(conv, quant_in, px_conv_quant_reshape, px_conv_quant_run, px_conv2d_reshape, px_conv2d_run)
 BY_DTYPE(deconv, quant_in, px_conv_quant_reshape, px_conv_quant_run, px_deconv2d_reshape, px_deconv2d_run)
@@ -26,15 +30,15 @@ BY_DTYPE(pool, quant_in, px_pool_quant_reshape, px_pool_quant_run, px_pool_resha
 BY_DTYPE(gap, quant_in, px_gap_quant_reshape, px_gap_quant_run, px_gap_reshape, px_gap_run)
 BY_DTYPE(unary, quant_in, px_unary_quant_reshape, px_unary_quant_run, px_unary_reshape, px_unary_run)
 BY_DTYPE(pad, quant_in, px_pad_quant_reshape, px_pad_quant_run, px_pad_reshape, px_pad_run)
-BY_DTYPE(convert, qd8_out, px_convert_qd8_reshape, px_convert_qd8_run, px_convert_reshape, px_convert_run)
+BY_DTYPE(convert, quant_convert, px_convert_quant_reshape, px_convert_quant_run, px_convert_reshape, px_convert_run)
 
 static const px_node_impl k_impl[PF_XNN_NODE_MAX + 1] = {
     [PF_XNN_ADD] = {binary_reshape, binary_run},
     [PF_XNN_SUBTRACT] = {binary_reshape, binary_run},
     [PF_XNN_MULTIPLY] = {binary_reshape, binary_run},
     [PF_XNN_DIV] = {px_binary_reshape, px_binary_run},
-    [PF_XNN_MINIMUM] = {px_binary_reshape, px_binary_run},
-    [PF_XNN_MAXIMUM] = {px_binary_reshape, px_binary_run},
+    [PF_XNN_MINIMUM] = {binary_reshape, binary_run},
+    [PF_XNN_MAXIMUM] = {binary_reshape, binary_run},
     [PF_XNN_PRELU] = {px_binary_reshape, px_binary_run},
     [PF_XNN_CLAMP] = {unary_reshape, unary_run},
     [PF_XNN_SIGMOID] = {unary_reshape, unary_run},

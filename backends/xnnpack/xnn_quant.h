@@ -62,9 +62,14 @@ PT_FUNC ptera_status px_qd8_input(px_graph *g, uint32_t vi, size_t *rows, size_t
 /* Rewrites legacy dq_datatype inputs into input + Convert + qdint8 value
  * (xnn_legacy_dq.c); before the runtime values are built. */
 PT_FUNC ptera_status px_expand_legacy_dq(px_graph *g);
-/* Convert fp32 -> qdint8 (node_convert_qd8.c). */
+/* Convert fp32 -> qdint8 (node_convert_qd8.c) and qint8/quint8 -> qint8/quint8
+ * (node_convert_q8.c); px_convert_quant_* picks one of them. */
+PT_FUNC ptera_status px_convert_quant_reshape(px_graph *g, const pf_xnn_node *n);
+PT_FUNC void px_convert_quant_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_convert_qd8_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_convert_qd8_run(px_graph *g, const pf_xnn_node *n);
+PT_FUNC ptera_status px_convert_q8_reshape(px_graph *g, const pf_xnn_node *n);
+PT_FUNC void px_convert_q8_run(px_graph *g, const pf_xnn_node *n);
 /* FullyConnected qdint8 x {qcint8, qcint4, qbint4} -> fp32 (node_fc_qd8.c). */
 PT_FUNC ptera_status px_fc_qd8_check(px_graph *g, const pf_xnn_node *n, size_t oc);
 PT_FUNC void px_fc_qd8_run(px_graph *g, const pf_xnn_node *n);
@@ -72,7 +77,7 @@ PT_FUNC void px_fc_qd8_run(px_graph *g, const pf_xnn_node *n);
  * input (node_conv_quant.c). */
 PT_FUNC ptera_status px_conv_quant_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_conv_quant_run(px_graph *g, const pf_xnn_node *n);
-/* Add, Subtract, Multiply on qint8/quint8 (node_binary_quant.c). */
+/* Add, Subtract, Multiply, Minimum, Maximum on qint8/quint8 (node_binary_quant.c). */
 PT_FUNC ptera_status px_binary_quant_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_binary_quant_run(px_graph *g, const pf_xnn_node *n);
 /* AvgPooling2d, MaxPooling2d on qint8/quint8 (node_pool_quant.c). */

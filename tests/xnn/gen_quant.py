@@ -273,10 +273,12 @@ def gen_conv_quant():
 # ---- elementwise and pooling ----
 
 def gen_binary_quant():
-    ops = dict(Add=np.add, Subtract=np.subtract, Multiply=np.multiply)
+    ops = dict(Add=np.add, Subtract=np.subtract, Multiply=np.multiply, Minimum=np.minimum, Maximum=np.maximum)
     for name, fn in ops.items():
         for dt in (QINT8, QUINT8):
             for sa, sb, mm in (((2, 3, 4), (2, 3, 4), None), ((2, 3, 4), (4,), (-1.0, 1.0)), ((1, 3, 1), (2, 1, 5), None)):
+                if name in ('Minimum', 'Maximum'):
+                    mm = None  # no clamp parameters
                 (fa, za), (fb, zb), (fo, zo) = ((F32(0.03), 2), (F32(0.05), -7), (F32(0.08), 1)) if dt == QINT8 else \
                     ((F32(0.03), 128), (F32(0.05), 100), (F32(0.08), 140))
                 a, b = randq(dt, sa), randq(dt, sb)
@@ -374,6 +376,25 @@ def gen_unary_quant():
             c.done()
 
 
+def gen_convert_q8():
+    """Requantizing Convert, every input code: q' = sat(rne((float(q - zx) * sx) * (1/so)) + zo)."""
+    for dx, dy in ((QINT8, QINT8), (QINT8, QUINT8), (QUINT8, QINT8), (QUINT8, QUINT8)):
+        lo, hi, npdt = RANGE[dx]
+        ylo, yhi, ynp = RANGE[dy]
+        x = np.arange(lo, hi + 1).reshape(4, 64).astype(npdt)
+        sx, zx = F32(0.037), (7 if dx == QINT8 else 120)
+        so, zo = F32(0.021), (-9 if dy == QINT8 else 133)
+        yr = (x.astype(np.int32) - zx).astype(F32) * sx
+        y = np.clip(np.rint(yr * (F32(1) / so)) + F32(zo), ylo, yhi).astype(ynp)
+        c = G.Case('Convert_q8_%d' % len(G.LINES), 'Convert', NAME[dx] + '->' + NAME[dy])
+        xi = c.value(x.shape, dt=dx, io='i', q=(sx, zx))
+        o = c.value(y.shape, dt=dy, io='o', q=(so, zo))
+        c.node('Convert', [xi], [o])
+        c.io('i', 0, x)
+        c.io('o', 1, y, 0)
+        c.done()
+
+
 def gen_pad_quant():
     for dt in (QINT8, QUINT8):
         lo, hi, npdt = RANGE[dt]
@@ -461,5 +482,5 @@ def generate(gen):
     global G
     G = gen
     for fn in (gen_convert_qd8, gen_fc_qd8, gen_conv_quant, gen_binary_quant, gen_pool_quant, gen_unary_quant,
-               gen_pad_quant, gen_rejections):
+               gen_pad_quant, gen_convert_q8, gen_rejections):
         fn()
