@@ -140,7 +140,8 @@ def gen_convert_qd8():
 
 def gen_fc_qd8():
     for lead, ic, oc, bias, mm, tw, nnbd in (((3,), 9, 5, True, None, False, 1), ((2, 3), 16, 4, False, (-0.5, 0.7), False, 1),
-                                             ((2, 3), 8, 6, True, None, False, 2), ((4,), 7, 3, True, (0.0, INF), True, 1)):
+                                             ((2, 3), 8, 6, True, None, False, 2), ((4,), 7, 3, True, (0.0, INF), True, 1),
+                                             ((2,), 300, 9, True, None, False, 1), ((2,), 100, 6, False, None, True, 1)):
         w = G.rng.integers(-128, 128, (oc, ic)).astype(np.int8)
         fc_qd8_case('qdint8/qcint8', G.rnd(*lead, ic), nnbd, QCINT8, w, G.rng.uniform(0.005, 0.03, oc).astype(F32),
                     G.rnd(oc) if bias else None, mm, tw)
@@ -149,12 +150,14 @@ def gen_fc_qd8():
         fc_qd8_case('legacy-dq/qcint8', G.rnd(*lead, ic), 1, QCINT8, w, G.rng.uniform(0.005, 0.03, oc).astype(F32),
                     G.rnd(oc), legacy=True)
     for lead, ic, oc, bias, mm, tw, nnbd in (((3,), 9, 5, True, None, False, 1), ((2, 2), 12, 6, False, (-1.0, 1.0), False, 1),
-                                             ((3,), 6, 5, True, None, True, 1), ((2, 3), 10, 4, True, None, False, 2)):
+                                             ((3,), 6, 5, True, None, True, 1), ((2, 3), 10, 4, True, None, False, 2),
+                                             ((2,), 301, 6, True, None, False, 1)):
         w = G.rng.integers(-8, 8, (oc, ic)).astype(np.int8)
         fc_qd8_case('qdint8/qcint4', G.rnd(*lead, ic), nnbd, QCINT4, w, G.rng.uniform(0.05, 0.3, oc).astype(F32),
                     G.rnd(oc) if bias else None, mm, tw)
     for lead, ic, oc, gs, bias, mm, nnbd in (((3,), 64, 5, 32, True, None, 1), ((2, 2), 96, 4, 32, False, (-2.0, 2.0), 1),
-                                             ((2,), 128, 3, 64, True, None, 2)):
+                                             ((2,), 128, 3, 64, True, None, 2), ((2,), 512, 5, 256, True, None, 1),
+                                             ((1,), 320, 6, 32, False, None, 1)):
         w = G.rng.integers(-8, 8, (oc, ic)).astype(np.int8)
         scales = bf16(G.rng.uniform(0.02, 0.2, (oc, ic // gs)).astype(F32))[1]
         fc_qd8_case('qdint8/qbint4', G.rnd(*lead, ic), nnbd, QBINT4, w, scales, G.rnd(oc) if bias else None, mm, gs=gs)
