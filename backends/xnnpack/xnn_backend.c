@@ -91,16 +91,18 @@ static ptera_status bind_group_scales(px_graph *g, const ptera_backend_init_ctx 
     return PTERA_OK;
   }
   uint32_t n = d->scale_buffer_idx ? d->num_scales : d->nscales;
-  uint16_t *s = pt_arena_array(&g->arena, n ? n : 1, 2, 2);
-  if (!s) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory copying scales");
-  if (d->scale_buffer_idx) {
-    const uint8_t *src;
+  const uint8_t *src = NULL;
+  if (d->scale_buffer_idx) { /* the data must hold n scales before n is trusted */
     size_t have;
     ptera_status st = const_bytes(g, ctx, d->scale_buffer_idx, &src, &have);
     if (st != PTERA_OK) return st;
     if (have / 2 < n)
       return px_fail(g, PTERA_INVALID_PROGRAM, "value %u: %u bf16 scales need %zu bytes, the data has %zu",
                      (unsigned)vi, (unsigned)n, (size_t)n * 2, have);
+  }
+  uint16_t *s = pt_arena_array(&g->arena, n ? n : 1, 2, 2);
+  if (!s) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory copying scales");
+  if (src) {
     memcpy(s, src, (size_t)n * 2);
   } else {
     for (uint32_t i = 0; i < n; i++) {
