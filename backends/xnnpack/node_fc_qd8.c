@@ -10,8 +10,6 @@
  * 256 k at a time, added in int64 (exact for any size). */
 #include <math.h>
 
-#include "cpu/isa.h"
-#include "cpu/ukernels/gemm_qs8/qs8.h"
 #include "xnnpack/xnn_quant.h"
 
 ptera_status px_fc_qd8_check(px_graph *g, const pf_xnn_node *n, size_t oc) {
@@ -51,14 +49,6 @@ static int32_t wload(const px_value *w, bool tw, size_t ic, size_t oc, size_t o,
   return (tw ? px_u4load(w->data, oc, k, o) : px_u4load(w->data, ic, o, k)) - 8;
 }
 
-static pk_qs8_dot4_fn dot4_kernel(void) {
-#if defined(__x86_64__)
-  pk_isa isa = pk_isa_selected();
-  if (isa == PK_ISA_AVX2 || isa == PK_ISA_AVX512) return pk_qs8_dot4_avx2;
-#endif
-  return pk_qs8_dot4_scalar;
-}
-
 #define CHUNK 256 /* k per micro-kernel call; filter rows other than plain qcint8 are unpacked this far */
 
 /* The integer sums of row xr (zero point za) with filter channels c0..c0+nc-1
@@ -92,7 +82,7 @@ void px_fc_qd8_run(px_graph *g, const pf_xnn_node *n) {
   const int8_t *xq = x->data;
   float *y = o->data;
   size_t bs = blockwise ? (size_t)w->def->group_size : ic, nb = blockwise ? ic / bs : 1;
-  pk_qs8_dot4_fn dot4 = dot4_kernel();
+  pk_qs8_dot4_fn dot4 = px_qs8_dot4();
   for (size_t m = 0; m < M; m++) {
     px_qd8_param p = ic ? prm[m * ic / rowlen] : (px_qd8_param){0, 1.0f};
     const int8_t *xr = xq + m * ic;

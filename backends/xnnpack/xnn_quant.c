@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "cpu/isa.h"
+
 float px_qbound(float v, float scale, int32_t zero_point, uint8_t dt) {
   float lo = (float)px_qmin(dt), hi = (float)px_qmax(dt);
   if (v == -INFINITY) return lo;
@@ -59,4 +61,12 @@ ptera_status px_qd8_input(px_graph *g, uint32_t vi, size_t *rows, size_t *rowlen
   }
   return px_fail(g, PTERA_INVALID_PROGRAM, "qdint8 input (value %u) is not the output of an earlier Convert",
                  (unsigned)vi);
+}
+
+pk_qs8_dot4_fn px_qs8_dot4(void) {
+#if defined(__x86_64__)
+  pk_isa isa = pk_isa_selected();
+  if (isa == PK_ISA_AVX2 || isa == PK_ISA_AVX512) return pk_qs8_dot4_avx2;
+#endif
+  return pk_qs8_dot4_scalar;
 }

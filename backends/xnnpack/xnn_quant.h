@@ -10,6 +10,7 @@
 #ifndef PX_XNN_QUANT_H
 #define PX_XNN_QUANT_H
 
+#include "cpu/ukernels/gemm_qs8/qs8.h"
 #include "xnnpack/xnn.h"
 
 typedef struct px_qd8_param {
@@ -39,6 +40,9 @@ static inline int32_t px_u4load(const uint8_t *p, size_t C, size_t r, size_t c) 
   uint8_t b = p[r * ((C + 1) / 2) + c / 2];
   return (c & 1) ? b >> 4 : b & 15;
 }
+
+/* The int8 dot micro-kernel for the selected ISA (kernels/cpu/isa.h). */
+PT_FUNC pk_qs8_dot4_fn px_qs8_dot4(void);
 
 /* A real bound (output_min/max) quantized with the output's parameters and
  * saturated to the datatype's range; -inf/+inf give the range ends. */

@@ -163,6 +163,33 @@ def gen_fc_qd8():
         fc_qd8_case('qdint8/qbint4', G.rnd(*lead, ic), nnbd, QBINT4, w, scales, G.rnd(oc) if bias else None, mm, gs=gs)
 
 
+def gen_fc_static():
+    """Static qint8 FullyConnected (§8.1) over longer rows than gen.py's cases (the dot micro-kernel path)."""
+    for M, ic, oc, pc, tw, mm in ((3, 40, 8, True, False, None), (2, 300, 6, False, False, (-1.0, 1.0)),
+                                  (2, 33, 5, True, True, None)):
+        sx, so, zx, zo = F32(0.05), F32(0.5), 3, -2
+        xq = randq(QINT8, (M, ic))
+        wq = randq(QINT8, (oc, ic))
+        sw = (G.rng.uniform(0.01, 0.03, oc) if pc else np.full(oc, 0.02)).astype(F32)
+        bq = G.rng.integers(-500, 500, oc).astype(np.int32)
+        acc = (xq.astype(np.int64) - zx) @ wq.astype(np.int64).T + bq
+        y = requant(acc, ((sx * sw).astype(F32) / so).astype(F32), zo, QINT8, mm, so)
+        c = G.Case('FullyConnected_q_%d' % len(G.LINES), 'FullyConnected', 'qint8' + ('/qc8w' if pc else ''))
+        xi = c.value(xq.shape, dt=QINT8, io='i', q=(sx, zx))
+        ws = np.ascontiguousarray(wq.T) if tw else wq
+        if pc:
+            wi = c.value(ws.shape, dt=QCINT8, const=ws, qc=(1 if tw else 0, sw))
+            bi = c.value(bq.shape, dt=QCINT32, const=bq, qc=(0, (sx * sw).astype(F32)))
+        else:
+            wi = c.value(ws.shape, dt=QINT8, const=ws, q=(sw[0], 0))
+            bi = c.value(bq.shape, dt=QINT32, const=bq, q=(sx * sw[0], 0))
+        o = c.value(y.shape, dt=QINT8, io='o', q=(so, zo))
+        c.node('FullyConnected', [xi, wi, bi], [o], flags=1 if tw else 0, mm=mm)
+        c.io('i', 0, xq)
+        c.io('o', 1, y, 0)
+        c.done()
+
+
 # ---- convolutions ----
 
 def xnn_filter(node, w, groups):
@@ -484,6 +511,6 @@ def gen_rejections():
 def generate(gen):
     global G
     G = gen
-    for fn in (gen_convert_qd8, gen_fc_qd8, gen_conv_quant, gen_binary_quant, gen_pool_quant, gen_unary_quant,
+    for fn in (gen_convert_qd8, gen_fc_qd8, gen_fc_static, gen_conv_quant, gen_binary_quant, gen_pool_quant, gen_unary_quant,
                gen_pad_quant, gen_convert_q8, gen_rejections):
         fn()
