@@ -7,7 +7,9 @@
  *   y = sat(rne(float(acc + bq) * ((sx*sw[o]) / so)) + zo), clamped to
  *   output_min/max quantized with the output's parameters.
  * Dynamic (qd8): qdint8 input whose rows hold whole images, qcint8 filter,
- * fp32 bias and output: y = (float(acc) * s_row) * sw[o] + bias[o], then clamp. */
+ * fp32 bias and output: y = (float(acc) * s_row) * sw[o] + bias[o], then clamp.
+ * int8 x int8 sums (filter zero point 0, not depthwise) run four channels at
+ * a time on the qs8 dot micro-kernels. */
 #include <math.h>
 
 #include "xnnpack/xnn_quant.h"
@@ -168,6 +170,28 @@ static int64_t accumulate(const geom *q, const px_value *xv, const px_value *wv,
   return acc;
 }
 
+/* The same sums for the four channels oc0..oc0+3 of one group, int8 input
+ * and filter with zero filter zero point, on the qs8 dot micro-kernels. */
+static void accumulate4(const geom *q, const px_value *xv, const px_value *wv, int32_t zx, size_t b, size_t oy,
+                        size_t ox, size_t oc0, pk_qs8_dot4_fn dot4, int64_t *acc) {
+  size_t grp = oc0 / q->goc, stride = q->kh * q->kw * q->gic;
+  const int8_t *x = xv->data, *w = wv->data;
+  for (size_t ky = 0; ky < q->kh; ky++) {
+    size_t iy, ix;
+    if (!tap(q, true, oy, ky, &iy)) continue;
+    for (size_t kx = 0; kx < q->kw; kx++) {
+      if (!tap(q, false, ox, kx, &ix)) continue;
+      size_t at = ((b * q->IH + iy) * q->IW + ix) * q->IC + grp * q->gic, wk = ((oc0 * q->kh + ky) * q->kw + kx) * q->gic;
+      for (size_t k = 0; k < q->gic; k += 256) {
+        int32_t d[4];
+        size_t kn = q->gic - k < 256 ? q->gic - k : 256;
+        dot4(kn, x + at + k, zx, w + wk + k, stride, d);
+        for (size_t j = 0; j < 4; j++) acc[j] += d[j];
+      }
+    }
+  }
+}
+
 void px_conv_quant_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *xv = &g->v[n->in[0]], *wv = &g->v[n->in[1]], *o = &g->v[n->out[0]];
   const void *bias = n->in[2] == PF_XNN_NONE ? NULL : g->v[n->in[2]].data;
@@ -183,22 +207,34 @@ void px_conv_quant_run(px_graph *g, const pf_xnn_node *n) {
   int32_t zw = pc ? 0 : wv->def->zero_point, zo = qd8 ? 0 : o->def->zero_point;
   float so = qd8 ? 1.0f : o->def->scale;
   float qlo = qd8 ? 0.0f : px_qbound(n->out_min, so, zo, o->dt), qhi = qd8 ? 0.0f : px_qbound(n->out_max, so, zo, o->dt);
+  /* int8 input and filter, filter zero point 0, not depthwise: the dot micro-kernels */
+  bool dot = xv->dt != PF_XNN_DT_QUINT8 && wv->dt != PF_XNN_DT_QUINT8 && zw == 0 && !q.dwc;
+  pk_qs8_dot4_fn dot4 = px_qs8_dot4();
   for (size_t b = 0; b < q.N; b++) {
     px_qd8_param p = {qd8 ? 0 : xv->def->zero_point, qd8 ? 0.0f : xv->def->scale};
     if (qd8 && image) p = prm[b * image / rowlen];
     for (size_t oy = 0; oy < q.OH; oy++)
       for (size_t ox = 0; ox < q.OW; ox++) {
         size_t at = ((b * q.OH + oy) * q.OW + ox) * q.OC;
-        for (size_t oc = 0; oc < q.OC; oc++) {
-          int64_t acc = accumulate(&q, xv, wv, p.zero_point, zw, b, oy, ox, oc);
-          float sw = pc ? wv->scales[oc] : wv->def->scale;
-          if (qd8) {
-            float v = ((float)acc * p.scale) * sw + (bias ? ((const float *)bias)[oc] : 0.0f);
-            ((float *)o->data)[at + oc] = px_clampf(v, n->out_min, n->out_max);
+        for (size_t oc = 0; oc < q.OC;) {
+          int64_t acc[4] = {0, 0, 0, 0};
+          size_t nc = 1;
+          if (dot && oc % q.goc + 4 <= q.goc) { /* four channels of one group */
+            nc = 4;
+            accumulate4(&q, xv, wv, p.zero_point, b, oy, ox, oc, dot4, acc);
           } else {
-            acc += bias ? ((const int32_t *)bias)[oc] : 0;
-            float r = (p.scale * sw) / so;
-            px_qstore(o->dt, o->data, at + oc, px_clampf(nearbyintf((float)acc * r) + (float)zo, qlo, qhi));
+            acc[0] = accumulate(&q, xv, wv, p.zero_point, zw, b, oy, ox, oc);
+          }
+          for (size_t j = 0; j < nc; j++, oc++) {
+            float sw = pc ? wv->scales[oc] : wv->def->scale;
+            if (qd8) {
+              float v = ((float)acc[j] * p.scale) * sw + (bias ? ((const float *)bias)[oc] : 0.0f);
+              ((float *)o->data)[at + oc] = px_clampf(v, n->out_min, n->out_max);
+            } else {
+              float r = (p.scale * sw) / so;
+              float v = (float)(acc[j] + (bias ? ((const int32_t *)bias)[oc] : 0));
+              px_qstore(o->dt, o->data, at + oc, px_clampf(nearbyintf(v * r) + (float)zo, qlo, qhi));
+            }
           }
         }
       }

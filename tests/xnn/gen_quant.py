@@ -294,6 +294,11 @@ def gen_conv_quant():
         conv_static_case('DepthwiseConv2d', dt, pc, 2, 2, 4, 7, 6, 3, (2, 2), (1, 1), (1, 1), 2, mm=(-0.5, 0.5))
         conv_static_case('ConvTranspose2d', dt, pc, 1, 3, 2, 4, 5, 3, (1, 1), (0, 0), (1, 1), 1)
         conv_static_case('ConvTranspose2d', dt, pc, 1, 4, 4, 3, 4, 3, (2, 2), (1, 1), (1, 1), 2, out_pad=(1, 1))
+    for dt, pc in ((QINT8, True), (QINT8, False)):  # rows long enough for the dot micro-kernels' main loop
+        conv_static_case('Conv2d', dt, pc, 1, 40, 10, 5, 5, 3, (1, 1), (1, 1), (1, 1), 1)
+        conv_static_case('ConvTranspose2d', dt, pc, 1, 36, 8, 3, 3, 3, (2, 2), (1, 1), (1, 1), 2, out_pad=(1, 1))
+    conv_qd8_case('Conv2d', 1, 32, 9, 5, 4, 3, (1, 1), (1, 1), (1, 1), 1)
+    conv_qd8_case('Conv2d', 1, 40, 8, 4, 4, 1, (1, 1), (0, 0), (1, 1), 2)
     conv_qd8_case('Conv2d', 2, 3, 4, 6, 5, 3, (1, 1), (1, 1), (1, 1), 1)
     conv_qd8_case('Conv2d', 1, 4, 6, 7, 7, 3, (2, 2), (0, 0), (1, 1), 2, mm=(0.0, INF))
     conv_qd8_case('DepthwiseConv2d', 2, 3, 3, 5, 6, 3, (1, 1), (1, 1), (1, 1), 3)
