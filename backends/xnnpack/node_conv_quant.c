@@ -195,6 +195,7 @@ static void accumulate4(const geom *q, const px_value *xv, const px_value *wv, i
 void px_conv_quant_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *xv = &g->v[n->in[0]], *wv = &g->v[n->in[1]], *o = &g->v[n->out[0]];
   const void *bias = n->in[2] == PF_XNN_NONE ? NULL : g->v[n->in[2]].data;
+  if (!px_numel(o)) return; /* no outputs (the loops below would still walk the empty dims) */
   geom q;
   get_geom(g, n, &q);
   bool qd8 = xv->dt == PF_XNN_DT_QDINT8, pc = wv->dt == PF_XNN_DT_QCINT8;

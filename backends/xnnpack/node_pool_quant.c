@@ -47,6 +47,7 @@ void px_pool_quant_run(px_graph *g, const pf_xnn_node *n) {
   bool mx = n->kind == PF_XNN_MAX_POOL;
   size_t ph = n->p[4], pw = n->p[5], sh = n->p[6], sw = n->p[7], pt = n->p[0], pl = n->p[3];
   size_t dh = mx && n->p[8] ? n->p[8] : 1, dw = mx && n->p[9] ? n->p[9] : 1;
+  if (!px_numel(o)) return; /* no outputs (the loops below would still walk the empty dims) */
   size_t N = xv->dims[0], IH = xv->dims[1], IW = xv->dims[2], C = xv->dims[3], OH = o->dims[1], OW = o->dims[2];
   bool padded = n->p[0] || n->p[1] || n->p[2] || n->p[3];
   float sx = xv->def->scale, so = o->def->scale, lo = (float)px_qmin(o->dt), hi = (float)px_qmax(o->dt);
