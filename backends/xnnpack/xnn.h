@@ -28,6 +28,8 @@ typedef struct px_value {
   bool is_const;
   const float *scales;           /* per-channel scales (constant data or inline), nscales */
   uint32_t nscales;
+  const uint16_t *bscales;       /* blockwise (qbint4) bf16 scales [oc][ic / group_size], nbscales */
+  uint32_t nbscales;
 } px_value;
 
 typedef struct px_graph {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "xnnpack/xnn.h"
+#include "xnnpack/xnn_quant.h"
 
 static bool available(void) { return true; }
 
@@ -79,9 +79,48 @@ static ptera_status bind_const(px_graph *g, const ptera_backend_init_ctx *ctx, u
 }
 
 /* Per-channel scales from constant data or the inline vector (§6.2). */
+/* Blockwise bf16 scales (§6.3): constant data, the legacy inline bf16
+ * vector, or legacy inline fp32 scales converted as upstream does
+ * (x * 1.00389105f, low 16 bits truncated). */
+static ptera_status bind_group_scales(px_graph *g, const ptera_backend_init_ctx *ctx, uint32_t vi) {
+  px_value *v = &g->v[vi];
+  const pf_xnn_value *d = v->def;
+  if (!d->scale_buffer_idx && d->nscales_bf16) {
+    v->bscales = d->scales_bf16;
+    v->nbscales = d->nscales_bf16;
+    return PTERA_OK;
+  }
+  uint32_t n = d->scale_buffer_idx ? d->num_scales : d->nscales;
+  const uint8_t *src = NULL;
+  if (d->scale_buffer_idx) { /* the data must hold n scales before n is trusted */
+    size_t have;
+    ptera_status st = const_bytes(g, ctx, d->scale_buffer_idx, &src, &have);
+    if (st != PTERA_OK) return st;
+    if (have / 2 < n)
+      return px_fail(g, PTERA_INVALID_PROGRAM, "value %u: %u bf16 scales need %zu bytes, the data has %zu",
+                     (unsigned)vi, (unsigned)n, (size_t)n * 2, have);
+  }
+  uint16_t *s = pt_arena_array(&g->arena, n ? n : 1, 2, 2);
+  if (!s) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory copying scales");
+  if (src) {
+    memcpy(s, src, (size_t)n * 2);
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      float f = d->scales[i] * 1.00389105f;
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      s[i] = (uint16_t)(u >> 16);
+    }
+  }
+  v->bscales = s;
+  v->nbscales = n;
+  return PTERA_OK;
+}
+
 static ptera_status bind_scales(px_graph *g, const ptera_backend_init_ctx *ctx, uint32_t vi) {
   px_value *v = &g->v[vi];
   const pf_xnn_value *d = v->def;
+  if (d->quant == PF_XNN_Q_CHANNEL_GROUP) return bind_group_scales(g, ctx, vi);
   if (d->quant != PF_XNN_Q_PER_CHANNEL) return PTERA_OK;
   if (!d->scale_buffer_idx) {
     v->scales = d->scales;
@@ -207,6 +246,8 @@ static void run_node(px_graph *g, const pf_xnn_node *n) {
 
 static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
   const pf_xnn_graph *x = &g->g;
+  ptera_status est = px_expand_legacy_dq(g);
+  if (est != PTERA_OK) return est;
   g->v = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, sizeof *g->v, 8);
   g->inputs = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, 4, 4);
   g->outputs = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, 4, 4);
@@ -223,9 +264,6 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
     v->dt = d->datatype;
     v->ndims = d->ndims;
     for (unsigned k = 0; k < d->ndims; k++) v->dims[k] = d->dims[k];
-    if (d->dq_datatype)
-      return px_fail(g, PTERA_NOT_IMPLEMENTED,
-                     "value %u uses the legacy dq_datatype dynamic-quantization marker", (unsigned)i);
     if (d->flags & PF_XNN_VALUE_INPUT) g->inputs[g->ninputs++] = i;
     if (d->flags & PF_XNN_VALUE_OUTPUT) g->outputs[g->noutputs++] = i;
     if (d->flags && !external_dt(v->dt))

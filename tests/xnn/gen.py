@@ -15,6 +15,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+import gen_quant
+
 rng = np.random.default_rng(20261201)
 torch.manual_seed(20261201)
 DATA = bytearray()
@@ -50,9 +52,12 @@ class Case:
         self.head = 'c %s %s %s' % (name, 'XNN' + node, dtype)
         self.vals, self.nodes, self.ios, self.next = [], [], [], 0
 
-    def value(self, shape, dt=FP32, const=None, io=None, q=None, qc=None):
+    def value(self, shape, dt=FP32, const=None, io=None, q=None, qc=None, qb=None, nnbd=None, dq=0):
         """io: 'i' or 'o' (numbered in call order); q: (scale, zp) per tensor;
-        qc: (channel_dim, scales) per channel (scales stored as constant data)."""
+        qc: (channel_dim, scales) per channel (scales stored as constant data);
+        qb: (group_size, bf16 scales as uint16) blockwise; nnbd: per-token
+        dynamic quantization with that many non-batch dims; dq: legacy
+        dq_datatype marker."""
         flags, ext = 0, NONE
         if io:
             flags, ext = (1 if io == 'i' else 2), self.next
@@ -63,8 +68,15 @@ class Case:
         if qc:
             qt, chd, ns = 1, qc[0], len(qc[1])
             soff, _ = put(np.asarray(qc[1], np.float32))
-        self.vals.append('v %d %d %d %d %s %d %d %d %s %d %d %d %d 0' % (
-            dt, flags, ext, len(shape), ' '.join(str(d) for d in shape), coff, cb, qt, f(sc), zp, chd, ns, soff))
+        gs = 0
+        if qb:
+            qt, gs, ns = 4, qb[0], qb[1].size
+            soff, _ = put(np.asarray(qb[1], np.uint16))
+        if nnbd:
+            qt = 3
+        self.vals.append('v %d %d %d %d %s %d %d %d %s %d %d %d %d %d %d %d' % (
+            dt, flags, ext, len(shape), ' '.join(str(d) for d in shape), coff, cb, qt, f(sc), zp, chd, ns, soff,
+            nnbd or 0, gs, dq))
         return len(self.vals) - 1
 
     def node(self, kind, ins, outs, flags=0, mm=None, p=(), fv=0.0, v0=None, v1=None):
@@ -485,6 +497,7 @@ def main():
     for g in (gen_binary, gen_unary, gen_shape_ops, gen_matmul, gen_conv, gen_pool, gen_convert, gen_fc_quant,
               gen_half):
         g()
+    gen_quant.generate(sys.modules[__name__])
     open(os.path.join(out, 'cases.txt'), 'w').write('\n'.join(LINES) + '\n')
     open(os.path.join(out, 'data.bin'), 'wb').write(bytes(DATA))
 

@@ -7,15 +7,22 @@
  * (TOL > 0) are compared as floats like fp32 ones.
  *
  * Usage: xnn_runner CASES.txt DATA.bin [SEED_DIR]
- * SEED_DIR: also write each case's blob there (fuzz seeds for
- * fuzz_xnn_delegate; never into the repository).
+ * With SEED_DIR, the blob of the first case of each node x datatype row is
+ * also written there (seed_<node>_<dtype>; scripts/fuzz.sh seeds the XNNPACK
+ * harnesses with them).
  * cases.txt, one record per line (numbers in decimal, floats as %.9g):
  *   c NAME NODE DTYPE                                   start of a case
- *   v DT FLAGS EXT NDIMS D.. COFF CBYTES Q SCALE ZP CHDIM NSCALES SOFF NNBD   a value
- *                                                       (COFF -1: not constant; Q 0: plain)
+ *   v DT FLAGS EXT NDIMS D.. COFF CBYTES Q SCALE ZP CHDIM NSCALES SOFF NNBD GS DQ   a value
+ *                                                       (COFF -1: not constant; Q 0: plain;
+ *                                                       Q 4 blockwise: NSCALES bf16 scales at
+ *                                                       SOFF, group size GS; DQ: legacy
+ *                                                       dq_datatype, 0 = none)
  *   n KIND IN0..IN4 OUT0 OUT1 FLAGS HASMM MIN MAX P0..P14 F N0 V0.. N1 V1..   a node
  *   i EXT ETDTYPE NDIMS D.. OFF NBYTES                   an input tensor
  *   o EXT ETDTYPE NDIMS D.. OFF NBYTES TOL               an expected output (TOL 0: bit-exact)
+ *   x STATUS NEXTS TEXT..                               init of the graph (NEXTS externals) must fail
+ *                                                       with this status (e.g. InvalidProgram) and a
+ *                                                       message naming the node and holding TEXT
  *   e                                                   end of case: run it */
 #include <math.h>
 #include <stdio.h>
@@ -37,11 +44,11 @@ typedef struct io {
 } io;
 
 typedef struct kase {
-  char name[128], node[64], dtype[32];
+  char name[128], node[64], dtype[32], expect[32], expect_msg[128];
   pc_xnn_value_desc v[MAXV];
   pc_xnn_node_desc n[8];
   uint32_t vbuf[8][2][PF_XNN_MAX_DIMS];
-  int nv, nn, ni, no;
+  int nv, nn, ni, no, xnexts;
   io in[MAXIO], out[MAXIO];
 } kase;
 
@@ -52,7 +59,6 @@ typedef struct row {
 
 static const uint8_t *g_data;
 static ptera_threadpool *g_pool; /* the pool the current run uses, or NULL */
-static const char *g_seed_dir;   /* where to write each case's blob, or NULL */
 static long g_size;
 static row g_rows[256];
 static int g_nrows;
@@ -124,21 +130,26 @@ static bool close_enough(const io *o, const uint8_t *got, char *why, size_t why_
   return true;
 }
 
-static bool run_case(kase *k, char *why, size_t why_size) {
-  uint32_t nexts = (uint32_t)(k->ni + k->no);
+/* Writes blob to DIR/seed_<node>_<dtype> (non-alphanumerics as '_'). */
+static void write_seed(const char *dir, const kase *k, const uint8_t *blob, size_t size) {
+  char path[512];
+  int n = snprintf(path, sizeof path, "%s/seed_%s_%s", dir, k->node, k->dtype);
+  if (n < 0 || (size_t)n >= sizeof path) return;
+  for (char *c = path + strlen(dir) + 1; *c; c++)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) *c = '_';
+  FILE *f = fopen(path, "wb");
+  if (!f) return;
+  fwrite(blob, 1, size, f);
+  fclose(f);
+}
+
+static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) {
+  uint32_t nexts = (uint32_t)(k->expect[0] ? k->xnexts : k->ni + k->no);
   uint8_t *blob;
   size_t size;
   ptera_status st = pc_xnn_emit(k->v, (uint32_t)k->nv, k->n, (uint32_t)k->nn, nexts, NULL, &blob, &size);
   if (st != PTERA_OK) return snprintf(why, why_size, "emit: %s", ptera_status_name(st)), false;
-  if (g_seed_dir && !g_pool) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.xnn", g_seed_dir, k->name);
-    FILE *f = fopen(path, "wb");
-    if (f) {
-      fwrite(blob, 1, size, f);
-      fclose(f);
-    }
-  }
+  if (seed_dir) write_seed(seed_dir, k, blob, size);
   const ptera_backend *b = ptera_find_backend("XnnpackBackend", 14);
   char msg[512] = "";
   ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, g_pool, 0, 0};
@@ -149,6 +160,13 @@ static bool run_case(kase *k, char *why, size_t why_size) {
   ptera_tensor tens[MAXIO * 2];
   ptera_value vals[MAXIO * 2], *args[MAXIO * 2];
   void *bufs[MAXIO * 2] = {0};
+  if (k->expect[0]) { /* a rejection case */
+    ok = st != PTERA_OK && !strcmp(ptera_status_name(st), k->expect) && strstr(msg, "XNNPACK node") != NULL &&
+         strstr(msg, k->expect_msg) != NULL;
+    if (!ok)
+      snprintf(why, why_size, "init: %s (%s), expected %s (%s)", ptera_status_name(st), msg, k->expect, k->expect_msg);
+    goto done;
+  }
   if (st != PTERA_OK) {
     snprintf(why, why_size, "init: %s: %s", ptera_status_name(st), msg);
     goto done;
@@ -196,7 +214,7 @@ done:
 
 int main(int argc, char **argv) {
   if (argc != 3 && argc != 4) return fprintf(stderr, "usage: xnn_runner CASES.txt DATA.bin [SEED_DIR]\n"), 2;
-  g_seed_dir = argc == 4 ? argv[3] : NULL;
+  const char *seed_dir = argc == 4 ? argv[3] : NULL;
   FILE *f = fopen(argv[2], "rb");
   if (!f) return fprintf(stderr, "cannot open %s\n", argv[2]), 2;
   fseek(f, 0, SEEK_END);
@@ -239,8 +257,11 @@ int main(int argc, char **argv) {
       v->channel_dim = (int32_t)num(&s);
       v->nscales = (uint32_t)num(&s);
       long soff = (long)num(&s);
-      v->scales = v->nscales ? at(soff, 4L * v->nscales) : NULL;
+      if (v->quant == PF_XNN_Q_CHANNEL_GROUP) v->scales_bf16 = v->nscales ? at(soff, 2L * v->nscales) : NULL;
+      else v->scales = v->nscales ? at(soff, 4L * v->nscales) : NULL;
       v->num_nonbatch_dims = (int32_t)num(&s);
+      v->group_size = (int32_t)num(&s);
+      v->dq_datatype = (uint8_t)num(&s);
     } else if (!strcmp(tag, "n") && k.nn < 8) {
       pc_xnn_node_desc *n = &k.n[k.nn];
       n->kind = (uint8_t)num(&s);
@@ -264,17 +285,22 @@ int main(int argc, char **argv) {
       parse_io(&s, &k.in[k.ni++], 0);
     } else if (!strcmp(tag, "o") && k.no < MAXIO) {
       parse_io(&s, &k.out[k.no++], 1);
+    } else if (!strcmp(tag, "x")) {
+      snprintf(k.expect, sizeof k.expect, "%s", strtok_r(NULL, " \n", &s));
+      k.xnexts = (int)num(&s);
+      const char *text = strtok_r(NULL, "\n", &s);
+      snprintf(k.expect_msg, sizeof k.expect_msg, "%s", text ? text : "");
     } else if (!strcmp(tag, "e")) {
       char why[700] = "";
+      row *r = row_for(k.node, k.dtype);
       g_pool = NULL;
-      bool ok = run_case(&k, why, sizeof why);
+      bool ok = run_case(&k, r->cases ? NULL : seed_dir, why, sizeof why);
       g_pool = pool;
-      if (ok && !run_case(&k, why, sizeof why)) {
+      if (ok && !run_case(&k, NULL, why, sizeof why)) {
         size_t len = strlen(why);
         snprintf(why + len, sizeof why - len, " (2 threads)");
         ok = false;
       }
-      row *r = row_for(k.node, k.dtype);
       r->cases++;
       total++;
       if (!ok) {
@@ -285,9 +311,9 @@ int main(int argc, char **argv) {
     }
   }
   fclose(c);
-  printf("%-30s %-14s %6s %8s\n", "node", "dtype", "cases", "failures");
+  printf("%-30s %-22s %6s %8s\n", "node", "dtype", "cases", "failures");
   for (int i = 0; i < g_nrows; i++)
-    printf("%-30s %-14s %6d %8d\n", g_rows[i].node, g_rows[i].dtype, g_rows[i].cases, g_rows[i].failures);
+    printf("%-30s %-22s %6d %8d\n", g_rows[i].node, g_rows[i].dtype, g_rows[i].cases, g_rows[i].failures);
   printf("xnn nodes: %d cases, %d failed\n", total, failed);
   ptera_threadpool_destroy(pool);
   free(data);
