@@ -68,7 +68,7 @@ static uint8_t *emit(bool wconst, size_t *size) {
   static const int32_t l4[2] = {3, 3}, l6[2] = {5, 5}, l8[2] = {7, 7};
   static const int32_t args[11] = {0, 1, 2, 4, 6, 6, 9, 8, 5, 10, 10}, out10[1] = {10};
   static const int32_t in_x[1] = {0}, in_xw[2] = {0, 1};
-  static const pc_instr instrs[1] = {{0, args, 11}};
+  static const pc_instr instrs[1] = {{0, args, 11, false}};
   static const int64_t bufs[1] = {(NX + NW + NY) * 4};
   static const pc_operator ops[1] = {{"aten::convolution", "out"}};
   static pc_value v[11];
@@ -96,7 +96,7 @@ static uint8_t *emit(bool wconst, size_t *size) {
   v[10].u.tensor.memory_id = 1;
   v[10].u.tensor.memory_offset = (NX + NW) * 4;
   pc_method method = {"forward", v, 11, wconst ? in_x : in_xw, wconst ? 1 : 2, out10, 1, instrs, 1, ops, 1,
-                      bufs, 1};
+                      bufs, 1, NULL, 0};
   pc_program prog = {&method, 1, NULL, 0};
   return eu_emit(&prog, NULL, size);
 }
