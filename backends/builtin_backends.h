@@ -1,4 +1,4 @@
-/* The backends built into the library (found by ptera_find_backend after
+/* The backends built into the library (found by ptera_backend_find after
  * the registered ones). Prefix pb_ (backends). */
 #ifndef PB_BUILTIN_BACKENDS_H
 #define PB_BUILTIN_BACKENDS_H
