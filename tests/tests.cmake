@@ -81,7 +81,7 @@ add_test(NAME cli_ops_used
 # A selective kernel table (what -DPTERA_SELECTED_OPS builds, kernels/selected_ops.cmake):
 # the CLI linked with only the operators of tests/cli/selected_ops.txt.
 ptera_add_op_table(ptera_table_selected ${PROJECT_SOURCE_DIR}/tests/cli/selected_ops.txt)
-add_executable(ptera_selected ${PTERA_CLI_SOURCES} $<TARGET_OBJECTS:ptera_objs>
+add_executable(ptera_selected ${PTERA_CLI_SOURCES} ${PTERA_LAYER_OBJECTS}
                               $<TARGET_OBJECTS:ptera_table_selected>)
 target_include_directories(ptera_selected PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include ${PROJECT_SOURCE_DIR}/src
                                                   ${PROJECT_SOURCE_DIR}/kernels ${PROJECT_SOURCE_DIR}/compiler)
@@ -126,3 +126,10 @@ if(NOT PTERA_SANITIZE AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
                    ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py)
   set_tests_properties(python_runtime PROPERTIES TIMEOUT 900 COST 600)
 endif()
+
+# The layers (cmake/layers.cmake): what each layer's include directories let
+# it see, and a PTERA_BUILD_COMPILER=OFF configure of the runtime alone.
+add_test(NAME build_layers
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/layers.py ${CMAKE_C_COMPILER}
+                 ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} ${CMAKE_COMMAND}
+                 ${PROJECT_BINARY_DIR}/layers_scratch)

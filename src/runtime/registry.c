@@ -1,8 +1,7 @@
 /* Kernel and backend registries. Built-in kernels come from kernels/ops.def;
  * callers may add kernels for custom ops and backends for delegates. */
-#include "builtin.h"
-#include "builtin_backends.h"
 #include "runtime/runtime.h"
+#include "runtime/tables.h"
 
 #define PR_MAX_USER_KERNEL_TABLES 16
 
