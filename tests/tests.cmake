@@ -33,7 +33,8 @@ add_test(NAME compile_cli
 add_test(NAME python_frontend
          COMMAND ${CMAKE_COMMAND} -E env PTERA_BIN=$<TARGET_FILE:ptera> PTERA_NO_SKIP=1
                  ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider
-                 --ignore=${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py ${PROJECT_SOURCE_DIR}/python/tests)
+                 --ignore=${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py
+                 --ignore=${PROJECT_SOURCE_DIR}/python/tests/test_dynamic.py ${PROJECT_SOURCE_DIR}/python/tests)
 set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 
 # The model zoo end to end (tests/zoo): export with python/ptera, run with
@@ -110,7 +111,8 @@ add_test(NAME cli_options
 # pip-installed Python package run against the installed library.
 # The Python runtime binding (python/ptera/runtime.py, ctypes over this
 # build's libptera.so): zoo models against eager PyTorch, state across calls,
-# errors. Neither runs in the sanitizer build: they check packaging and the
+# errors, threads; and dynamic shapes from the front end (test_dynamic.py:
+# exported with bounds, run through the binding at several sizes). Neither runs in the sanitizer build: they check packaging and the
 # binding, and the interpreter (torch) under a preloaded ASan runtime takes
 # far too long; the C paths they use are covered there by the other tests.
 # Nor in the valgrind build (CMAKE_CROSSCOMPILING_EMULATOR): the Python
@@ -123,7 +125,8 @@ if(NOT PTERA_SANITIZE AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME python_runtime
            COMMAND ${CMAKE_COMMAND} -E env PTERA_LIB=$<TARGET_FILE:ptera_shared> PTERA_BIN=$<TARGET_FILE:ptera>
                    PTERA_CORPUS_DIR=${PTERA_CORPUS_DIR} PTERA_NO_SKIP=1
-                   ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py)
+                   ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py
+                   ${PROJECT_SOURCE_DIR}/python/tests/test_dynamic.py)
   set_tests_properties(python_runtime PROPERTIES TIMEOUT 900 COST 600)
 endif()
 

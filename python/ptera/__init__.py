@@ -17,6 +17,7 @@ import os
 import subprocess
 import tempfile
 
+from .errors import DynamicShapeError
 from .locate import PteraNotFound, find_library, find_ptera
 from .runtime import IOInfo, Method, Program, PteraError, version
 
@@ -25,7 +26,7 @@ from .runtime import IOInfo, Method, Program, PteraError, version
 OP_SETS = ("executorch-portable", "executorch-optimized", "ptera")
 
 __all__ = ["export", "write_ptg", "find_ptera", "find_library", "ExportResult", "PteraNotFound",
-           "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS"]
+           "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS", "DynamicShapeError"]
 
 
 class ExportResult:
@@ -39,19 +40,34 @@ class ExportResult:
         return "ExportResult(pte=%r, ptd=%r, ptg=%r)" % (self.pte, self.ptd, self.ptg)
 
 
-def write_ptg(module, example_inputs, path, method="forward"):
-    """Captures module and writes the .ptg to path. Returns path."""
+def write_ptg(module, example_inputs, path, method="forward", dynamic_shapes=None):
+    """Captures module and writes the .ptg to path. Returns path.
+    dynamic_shapes: see export."""
     from .capture import capture
+    from .dynamic import capture_dynamic, check_data_dependent
     from .opmap import decompositions, to_ptg
-    cap = capture(module, example_inputs, method=method, decompositions=decompositions())
+    kw = {"method": method, "decompositions": decompositions()}
+    if dynamic_shapes is not None:
+        cap = capture_dynamic(capture, module, example_inputs, dynamic_shapes, **kw)
+    else:
+        cap = capture(module, example_inputs, **kw)
+        check_data_dependent(cap)
     to_ptg(cap, method_name=method).write(path)
     return path
 
 
 def export(module, example_inputs, path, external_weights=None, weight_keys="fqn",
-           method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable"):
+           method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable",
+           dynamic_shapes=None):
     """Captures module.<method>(*example_inputs), writes a .ptg and runs
     `ptera compile <ptg> <path> --ops OPS [--external-weights <ptd>] [--weight-keys K]`.
+
+    dynamic_shapes: per example input, None or {dim: (min, max)} (or max, or
+    a torch.export.Dim): those dims take any size in the range at run time;
+    the tensors that depend on them are DYNAMIC_BOUND, planned at the
+    maximum (ptera/dynamic.py). A graph that cannot be written so, or an
+    operator whose output shape depends on input values, raises
+    DynamicShapeError.
 
     ops: the target op set, one of OP_SETS (default executorch-portable: the
     program runs on stock ExecuTorch; executorch-optimized adds ExecuTorch's
@@ -70,7 +86,7 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
         fd, ptg_path = tempfile.mkstemp(suffix=".ptg", prefix=".ptera-", dir=out_dir)
         os.close(fd)
     try:
-        write_ptg(module, example_inputs, ptg_path, method=method)
+        write_ptg(module, example_inputs, ptg_path, method=method, dynamic_shapes=dynamic_shapes)
         cmd = [exe, "compile", ptg_path, path, "--ops", ops]
         if external_weights:
             cmd += ["--external-weights", external_weights]
