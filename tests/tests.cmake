@@ -136,3 +136,7 @@ add_test(NAME build_layers
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/layers.py ${CMAKE_C_COMPILER}
                  ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} ${CMAKE_COMMAND}
                  ${PROJECT_BINARY_DIR}/layers_scratch)
+
+# docs/API.md is generated from include/ptera/*.h (scripts/api_ref.py): it
+# must be current.
+add_test(NAME api_reference COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/api_ref.py --check)
