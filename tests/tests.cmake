@@ -140,3 +140,18 @@ add_test(NAME build_layers
 # docs/API.md is generated from include/ptera/*.h (scripts/api_ref.py): it
 # must be current.
 add_test(NAME api_reference COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/api_ref.py --check)
+
+# examples/c_api/custom_kernel.c in the tree: a program calling a custom op
+# (written by tests/install/make_custom_op_pte.c), run by the example, its
+# output checked against the formula (tests/install/custom_kernel.py; the
+# install_consumers test builds the example outside the tree too).
+add_executable(make_custom_op_pte ${PROJECT_SOURCE_DIR}/tests/install/make_custom_op_pte.c
+               ${PROJECT_SOURCE_DIR}/tests/support/emit_util.c ${PROJECT_SOURCE_DIR}/tests/support/check.c)
+target_include_directories(make_custom_op_pte PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+target_link_libraries(make_custom_op_pte PRIVATE ptera_static)
+add_executable(example_custom_kernel ${PROJECT_SOURCE_DIR}/examples/c_api/custom_kernel.c)
+target_link_libraries(example_custom_kernel PRIVATE ptera_shared)
+add_test(NAME example_custom_kernel
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/custom_kernel.py
+                 $<TARGET_FILE:make_custom_op_pte> $<TARGET_FILE:example_custom_kernel>
+                 ${PROJECT_BINARY_DIR}/custom_kernel_scratch)
