@@ -155,3 +155,8 @@ add_test(NAME example_custom_kernel
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/custom_kernel.py
                  $<TARGET_FILE:make_custom_op_pte> $<TARGET_FILE:example_custom_kernel>
                  ${PROJECT_BINARY_DIR}/custom_kernel_scratch)
+
+# `ptera compile` progress: on a terminal only (tests/cli/progress.py).
+add_test(NAME cli_progress
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/progress.py $<TARGET_FILE:ptera>
+                 ${PROJECT_BINARY_DIR}/progress_scratch)

@@ -15,6 +15,7 @@ Run (needs numpy only; libptera through ctypes, see runtime.py):
 
 import os
 import subprocess
+import sys
 import tempfile
 
 from .errors import DynamicShapeError
@@ -38,6 +39,13 @@ class ExportResult:
 
     def __repr__(self):
         return "ExportResult(pte=%r, ptd=%r, ptg=%r)" % (self.pte, self.ptd, self.ptg)
+
+
+def _progress(text):
+    """A status line rewritten in place, on a terminal only ("" clears it)."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K" + text)
+        sys.stderr.flush()
 
 
 def write_ptg(module, example_inputs, path, method="forward", dynamic_shapes=None):
@@ -86,18 +94,22 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
         fd, ptg_path = tempfile.mkstemp(suffix=".ptg", prefix=".ptera-", dir=out_dir)
         os.close(fd)
     try:
+        _progress("ptera.export: capturing %s" % type(module).__name__)
         write_ptg(module, example_inputs, ptg_path, method=method, dynamic_shapes=dynamic_shapes)
+        _progress("ptera.export: compiling %s" % path)
         cmd = [exe, "compile", ptg_path, path, "--ops", ops]
         if external_weights:
             cmd += ["--external-weights", external_weights]
             if weight_keys:
                 cmd += ["--weight-keys", weight_keys]
         p = subprocess.run(cmd, capture_output=True, text=True)
+        _progress("")
         report = p.stdout + p.stderr
         if p.returncode != 0:
             raise RuntimeError("ptera compile failed (exit %d): %s\n%s"
                                % (p.returncode, " ".join(cmd), report))
     finally:
+        _progress("")
         if not keep_ptg and os.path.exists(ptg_path):
             os.unlink(ptg_path)
     return ExportResult(path, external_weights, ptg_path if keep_ptg else None, report)

@@ -6,6 +6,7 @@ set(SOURCES
   cli_args.c
   cli_escape.c
   cli_npy.c
+  cli_progress.c
   cli_session.c
   cli_tensor.c
   cli_topk.c
