@@ -71,7 +71,7 @@ typedef struct ptera_backend {
   /* blob stays valid for the method's lifetime. */
   ptera_status (*init)(ptera_backend_init_ctx *ctx, const void *blob, size_t blob_size,
                        const ptera_compile_spec *specs, size_t num_specs, void **out_handle);
-  /* args: the delegate's inputs then its outputs (EXECUTION.md §8.3). */
+  /* args: the delegate's inputs then its outputs (docs/EXECUTION.md §8.3). */
   ptera_status (*execute)(ptera_backend_exec_ctx *ctx, void *handle, ptera_value **args,
                           size_t nargs);
   void (*destroy)(void *handle); /* may be NULL */

@@ -17,7 +17,7 @@ extern "C" {
 typedef struct ptera_kernel_ctx ptera_kernel_ctx;
 
 /* args holds nargs value pointers in schema order followed by the return
- * slot (EXECUTION.md §7.1). A kernel validates its arguments, resizes its
+ * slot (docs/EXECUTION.md §7.1). A kernel validates its arguments, resizes its
  * outputs, computes, and returns PTERA_OK or a status set with
  * ptera_kernel_fail. Kernels never allocate from the heap; scratch comes
  * from ptera_kernel_temp. */
