@@ -15,8 +15,10 @@ Run (needs numpy only; libptera through ctypes, see runtime.py):
 
 import os
 import subprocess
+import sys
 import tempfile
 
+from .errors import DynamicShapeError
 from .locate import PteraNotFound, find_library, find_ptera
 from .runtime import IOInfo, Method, Program, PteraError, version
 
@@ -29,7 +31,8 @@ BACKENDS = ("xnnpack",)
 QUANTIZE = ("8da8w",)
 
 __all__ = ["export", "write_ptg", "find_ptera", "find_library", "ExportResult", "PteraNotFound",
-           "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS", "BACKENDS", "QUANTIZE"]
+           "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS", "BACKENDS", "QUANTIZE",
+           "DynamicShapeError"]
 
 
 class ExportResult:
@@ -43,18 +46,32 @@ class ExportResult:
         return "ExportResult(pte=%r, ptd=%r, ptg=%r)" % (self.pte, self.ptd, self.ptg)
 
 
-def write_ptg(module, example_inputs, path, method="forward"):
-    """Captures module and writes the .ptg to path. Returns path."""
+def _progress(text):
+    """A status line rewritten in place, on a terminal only ("" clears it)."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K" + text)
+        sys.stderr.flush()
+
+
+def write_ptg(module, example_inputs, path, method="forward", dynamic_shapes=None):
+    """Captures module and writes the .ptg to path. Returns path.
+    dynamic_shapes: see export."""
     from .capture import capture
+    from .dynamic import capture_dynamic, check_data_dependent
     from .opmap import decompositions, to_ptg
-    cap = capture(module, example_inputs, method=method, decompositions=decompositions())
+    kw = {"method": method, "decompositions": decompositions()}
+    if dynamic_shapes is not None:
+        cap = capture_dynamic(capture, module, example_inputs, dynamic_shapes, **kw)
+    else:
+        cap = capture(module, example_inputs, **kw)
+        check_data_dependent(cap)
     to_ptg(cap, method_name=method).write(path)
     return path
 
 
 def export(module, example_inputs, path, external_weights=None, weight_keys="fqn",
            method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable",
-           backend=None, quantize=None):
+           backend=None, quantize=None, dynamic_shapes=None):
     """Captures module.<method>(*example_inputs), writes a .ptg and runs
     `ptera compile <ptg> <path> --ops OPS [--backend B] [--external-weights <ptd>]
     [--weight-keys K]`.
@@ -67,6 +84,13 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     quantize: None or one of QUANTIZE (needs backend="xnnpack"): "8da8w"
     gives every FullyConnected int8 per-channel weights and an input
     quantized per row at run time (compiler/to_xnnpack.h).
+
+    dynamic_shapes: per example input, None or {dim: (min, max)} (or max, or
+    a torch.export.Dim): those dims take any size in the range at run time;
+    the tensors that depend on them are DYNAMIC_BOUND, planned at the
+    maximum (ptera/dynamic.py). A graph that cannot be written so, or an
+    operator whose output shape depends on input values, raises
+    DynamicShapeError.
 
     ops: the target op set, one of OP_SETS (default executorch-portable: the
     program runs on stock ExecuTorch; executorch-optimized adds ExecuTorch's
@@ -90,7 +114,9 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
         fd, ptg_path = tempfile.mkstemp(suffix=".ptg", prefix=".ptera-", dir=out_dir)
         os.close(fd)
     try:
-        write_ptg(module, example_inputs, ptg_path, method=method)
+        _progress("ptera.export: capturing %s" % type(module).__name__)
+        write_ptg(module, example_inputs, ptg_path, method=method, dynamic_shapes=dynamic_shapes)
+        _progress("ptera.export: compiling %s" % path)
         cmd = [exe, "compile", ptg_path, path, "--ops", ops]
         if backend:
             cmd += ["--backend", backend]
@@ -101,11 +127,13 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
             if weight_keys:
                 cmd += ["--weight-keys", weight_keys]
         p = subprocess.run(cmd, capture_output=True, text=True)
+        _progress("")
         report = p.stdout + p.stderr
         if p.returncode != 0:
             raise RuntimeError("ptera compile failed (exit %d): %s\n%s"
                                % (p.returncode, " ".join(cmd), report))
     finally:
+        _progress("")
         if not keep_ptg and os.path.exists(ptg_path):
             os.unlink(ptg_path)
     return ExportResult(path, external_weights, ptg_path if keep_ptg else None, report)

@@ -133,17 +133,25 @@ static ptera_status method_init(ptera_method *m, const ptera_method_options *o) 
 }
 
 ptera_status ptera_method_create(ptera_program *p, const char *name,
-                                 const ptera_method_options *o, ptera_method **out) {
+                                 const ptera_method_options *options, ptera_method **out) {
   if (!out) return PTERA_INVALID_ARGUMENT;
   *out = NULL;
   if (!p) return PTERA_INVALID_ARGUMENT;
-  const ptera_allocator *a = o && o->allocator ? o->allocator : p->allocator;
+  ptera_method_options opts = PTERA_METHOD_OPTIONS_INIT;
+  pt_err err = {PTERA_OK, ""};
+  ptera_status st = options ? pt_struct_in(&opts, sizeof opts, options, PR_METHOD_OPTIONS_V1_SIZE,
+                                           "ptera_method_options", &err)
+                            : PTERA_OK;
+  const ptera_method_options *o = &opts;
+  const ptera_allocator *a = o->allocator ? o->allocator : p->allocator;
   ptera_method *m = pt_calloc(a, 1, sizeof *m, 16);
   if (!m) return PTERA_MEMORY_ALLOCATION_FAILED;
   m->program = p;
   m->allocator = a;
+  m->err = err;
   pt_arena_init(&m->arena, a);
   *out = m;
+  if (st != PTERA_OK) return st;
   if (!p->loaded)
     return pt_fail(&m->err, PTERA_INVALID_STATE, "the program did not load: %s", p->err.msg);
   m->plan = pr_find_plan(p, name);

@@ -27,7 +27,7 @@ ptera_status pr_method_load_delegates(ptera_method *m) {
   pr_method_init_delegate_allocator(m);
   for (uint32_t i = 0; i < plan->ndelegates; i++) {
     const pf_delegate *d = &plan->delegates[i];
-    const ptera_backend *b = ptera_find_backend(d->id.ptr, d->id.len);
+    const ptera_backend *b = ptera_backend_find(d->id.ptr, d->id.len);
     if (!b || (b->is_available && !b->is_available())) {
       char names[256];
       list_backends(names, sizeof names);

@@ -73,7 +73,7 @@ static void run(void *h, const ptera_backend *b, const pf_xnn_graph *g, void *te
 int ptera_fuzz_xnn_delegate(const uint8_t *data, size_t size) {
   uint8_t *buf = fz_aligned_copy(data, size);
   if (!buf) return 0;
-  const ptera_backend *b = ptera_find_backend("XnnpackBackend", 14);
+  const ptera_backend *b = ptera_backend_find("XnnpackBackend", 14);
   FZ_REQUIRE(b != NULL);
   char msg[512] = "";
   ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, NULL, 0, 64u << 20};

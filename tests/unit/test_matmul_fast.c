@@ -245,12 +245,12 @@ static void method_case(ptera_threadpool *pool) {
   size_t size = 0;
   uint8_t *file = eu_emit(&prog, NULL, &size);
   ptera_program *p = file ? eu_load(file, size) : NULL;
-  ptera_method_options mo = {0};
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.threadpool = pool;
   ptera_method *m = NULL;
   CHECK(p && ptera_method_create(p, "forward", &mo, &m) == PTERA_OK);
   if (m) {
-    ptera_method_memory mem;
+    ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
     CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK);
     CHECK(mem.packed_bytes >= pk_gemm_f32_pack_b_size(RK, RN)); /* the weight was packed */
     for (int rep = 0; rep < 2; rep++) {

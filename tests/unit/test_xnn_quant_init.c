@@ -39,7 +39,7 @@ static void fa_free(void *ud, void *p) {
  * x [rows, ic] into y [rows, oc]. Returns the number of allocations init made. */
 static long init_all_failures(const uint8_t *blob, size_t size, const float *x, int32_t rows, int32_t ic, float *y,
                               int32_t oc) {
-  const ptera_backend *b = ptera_find_backend("XnnpackBackend", 14);
+  const ptera_backend *b = ptera_backend_find("XnnpackBackend", 14);
   for (long n = 0;; n++) {
     fa_state s = {n, 0, 0};
     ptera_allocator a = {fa_alloc, fa_free, &s};

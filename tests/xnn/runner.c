@@ -150,7 +150,7 @@ static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) 
   ptera_status st = pc_xnn_emit(k->v, (uint32_t)k->nv, k->n, (uint32_t)k->nn, nexts, NULL, &blob, &size);
   if (st != PTERA_OK) return snprintf(why, why_size, "emit: %s", ptera_status_name(st)), false;
   if (seed_dir) write_seed(seed_dir, k, blob, size);
-  const ptera_backend *b = ptera_find_backend("XnnpackBackend", 14);
+  const ptera_backend *b = ptera_backend_find("XnnpackBackend", 14);
   char msg[512] = "";
   ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, g_pool, 0, 0};
   void *h = NULL;

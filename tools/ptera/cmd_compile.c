@@ -285,6 +285,7 @@ int cli_compile(int argc, char **argv) {
   if (rc >= 0) return rc;
   size_t size = 0;
   int errnum;
+  cli_progress("ptera compile: reading %s", o.in);
   uint8_t *bytes = read_all(o.in, &size, &errnum);
   if (!bytes) return cli_error(PTERA_ACCESS_FAILED, "cannot read '%s': %s", o.in, strerror(errnum));
   pc_module mod;
@@ -294,9 +295,12 @@ int cli_compile(int argc, char **argv) {
   free(bytes);
   if (st != PTERA_OK) return cli_error(st, "%s: %s", o.in, e.msg);
   pc_compile_result r;
+  cli_progress("ptera compile: compiling %s (%zu bytes)", o.in, size);
   st = pc_compile(&mod, &o.c, &r, &e);
+  if (st == PTERA_OK) cli_progress("ptera compile: writing and verifying %s", o.out);
   if (st != PTERA_OK) rc = cli_error(st, "%s: %s", o.in, e.msg);
   else rc = write_outputs(&o, &r);
+  cli_progress("%s", "");
   if (rc == 0 && !o.quiet) report(&o, &r);
   pc_compile_result_free(&r);
   pc_module_free(&mod);

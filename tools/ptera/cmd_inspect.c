@@ -85,7 +85,7 @@ static void text_xnn(const pf_pte *p, const pf_delegate *d) {
   pt_err e;
   pt_arena arena;
   pf_xnn_graph g;
-  if (!ptera_find_backend(d->id.ptr, d->id.len) || d->id.len != 14 ||
+  if (!ptera_backend_find(d->id.ptr, d->id.len) || d->id.len != 14 ||
       memcmp(d->id.ptr, "XnnpackBackend", 14) != 0 ||
       pf_pte_delegate_blob(p, d, &blob, &e) != PTERA_OK)
     return;
@@ -122,7 +122,7 @@ static void text_plan(const pf_pte *p, const pf_plan *plan) {
            cli_esc(plan->delegates[k].id.ptr, plan->delegates[k].id.len),
            plan->delegates[k].location ? "segment" : "inline", plan->delegates[k].index,
            plan->delegates[k].nspecs,
-           ptera_find_backend(plan->delegates[k].id.ptr, plan->delegates[k].id.len) ? "" : " [not available]");
+           ptera_backend_find(plan->delegates[k].id.ptr, plan->delegates[k].id.len) ? "" : " [not available]");
     text_xnn(p, &plan->delegates[k]);
   }
   unsigned counts[5] = {0};
@@ -187,7 +187,7 @@ static void json_plan(const pf_plan *plan) {
     json_str(d->id.ptr, d->id.len);
     printf(",\"location\":\"%s\",\"index\":%u,\"compile_specs\":%u,\"available\":%s}",
            d->location ? "segment" : "inline", d->index, d->nspecs,
-           ptera_find_backend(d->id.ptr, d->id.len) ? "true" : "false");
+           ptera_backend_find(d->id.ptr, d->id.len) ? "true" : "false");
   }
   printf("],\"constants\":[");
   bool first = true;
@@ -279,7 +279,7 @@ static void print_memory(ptera_program *prog) {
   for (size_t i = 0; i < ptera_program_method_count(prog); i++) {
     const char *name = ptera_program_method_name(prog, i);
     ptera_method *m = NULL;
-    ptera_method_memory mem;
+    ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
     ptera_status st = ptera_method_create(prog, name, NULL, &m);
     if (st == PTERA_OK) st = ptera_method_get_memory(m, &mem);
     if (st == PTERA_OK)
@@ -390,8 +390,8 @@ static int inspect_data(const char *path, bool json) {
   pf_ptd d;
   pt_err_clear(&err);
   memset(&bytes, 0, sizeof bytes);
-  pt_arena_init(&arena, ptera_default_allocator());
-  ptera_status st = pr_bytes_map_file(&bytes, path, UINT64_MAX, ptera_default_allocator(), &err);
+  pt_arena_init(&arena, ptera_allocator_default());
+  ptera_status st = pr_bytes_map_file(&bytes, path, UINT64_MAX, ptera_allocator_default(), &err);
   if (st == PTERA_OK) st = pf_ptd_parse(bytes.data, bytes.size, &arena, &d, &err);
   int rc = 0;
   if (st != PTERA_OK) rc = cli_error(st, "%s: %s", path, err.msg);
