@@ -81,12 +81,17 @@ else()
 endif()
 ptera_layer(core DIR src/core INCLUDES ${PTERA_SEES_CORE})
 ptera_layer(format DIR src/format INCLUDES ${PTERA_SEES_CORE} ${PTERA_SEES_FORMAT})
-ptera_layer(runtime DIR src/runtime EXCLUDE ${_ptera_no_pool} INCLUDES ${PROJECT_SOURCE_DIR}/src)
-foreach(lib portable cpu quantized cortex_m cadence prim)
+# The runtime sees the fused kernels' calling convention (kernels/fused/fused.h)
+# and nothing else of the kernel layers.
+ptera_layer(runtime DIR src/runtime EXCLUDE ${_ptera_no_pool} INCLUDES ${PROJECT_SOURCE_DIR}/src
+            ${PROJECT_SOURCE_DIR}/kernels/fused)
+foreach(lib portable cpu fused quantized cortex_m cadence prim)
   ptera_layer(kernels_${lib} DIR kernels/${lib} INCLUDES ${PTERA_SEES_CORE} ${PROJECT_SOURCE_DIR}/kernels)
 endforeach()
+# The XNNPACK backend runs the shared CPU kernels: it builds their kernel
+# context (runtime/kernel_ctx.h, the one runtime header it sees).
 ptera_layer(backend_xnnpack DIR backends/xnnpack
-            INCLUDES ${PTERA_SEES_CORE} ${PTERA_SEES_FORMAT} ${PROJECT_SOURCE_DIR}/kernels
+            INCLUDES ${PTERA_SEES_CORE} ${PTERA_SEES_FORMAT} ${PTERA_SEES_RUNTIME} ${PROJECT_SOURCE_DIR}/kernels
                      ${PROJECT_SOURCE_DIR}/backends)
 if(PTERA_BUILD_COMPILER)
   ptera_layer(compiler DIR compiler

@@ -17,9 +17,13 @@ set(SOURCES
   ptg_value.c
   ptg_write.c
   sha256.c
+  to_xnnpack.c
+  xnn_build.c
+  xnn_support.c
   passes/constprop.c
   passes/dce.c
   passes/dedup.c
+  passes/fold_bn.c
   passes/fuse_linear.c
   passes/mutation.c
   passes/partition.c

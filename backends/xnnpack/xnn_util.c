@@ -105,7 +105,7 @@ void *px_packed_alloc(px_graph *g, size_t bytes) {
 
 const float *px_const_f32(px_graph *g, const px_value *v) {
   if (v->dt == PF_XNN_DT_FP32) return v->data;
-  const ptera_allocator *a = g->arena.allocator ? g->arena.allocator : ptera_default_allocator();
+  const ptera_allocator *a = g->arena.allocator ? g->arena.allocator : ptera_allocator_default();
   size_t n = px_numel(v);
   float *p = n <= SIZE_MAX / 4 ? a->alloc(a->user_data, n ? n * 4 : 4, 64) : NULL;
   if (!p) {
@@ -120,6 +120,6 @@ const float *px_const_f32(px_graph *g, const px_value *v) {
 
 void px_f32_release(px_graph *g, const px_value *v, const float *p) {
   if (v->dt == PF_XNN_DT_FP32 || !p) return;
-  const ptera_allocator *a = g->arena.allocator ? g->arena.allocator : ptera_default_allocator();
+  const ptera_allocator *a = g->arena.allocator ? g->arena.allocator : ptera_allocator_default();
   a->free(a->user_data, (void *)(uintptr_t)p);
 }

@@ -4,6 +4,9 @@
 # configuring fails on one that is not (cmake/layers.cmake).
 set(SOURCES
   conv2d.c
+  conv2d_nhwc.c
+  conv2d_pixrows.c
+  conv2d_winograd.c
   conv_geom.c
   gemm.c
   isa.c
@@ -33,6 +36,12 @@ set(SOURCES
   ukernels/gemm/f32-gemm-4x8-scalar.c
   ukernels/gemm/f32-gemm-6x16-avx2.c
   ukernels/gemm/f32-gemm-8x12-neon.c
+  ukernels/gemm_qs8/qs8-dot4-avx2.c
+  ukernels/gemm_qs8/qs8-dot4-scalar.c
+  ukernels/pool/f32-avgpool2d-avx2.c
+  ukernels/pool/f32-avgpool2d-avx512.c
+  ukernels/pool/f32-avgpool2d-neon.c
+  ukernels/pool/f32-avgpool2d-scalar.c
   ukernels/pool/f32-gavgpool-avx2.c
   ukernels/pool/f32-gavgpool-avx512.c
   ukernels/pool/f32-gavgpool-neon.c
@@ -48,4 +57,8 @@ set(SOURCES
   ukernels/vmath/f32-vmath-avx512.c
   ukernels/vmath/f32-vmath-neon.c
   ukernels/vmath/f32-vmath-scalar.c
+  ukernels/winograd/f32-winograd-f23-avx2.c
+  ukernels/winograd/f32-winograd-f23-avx512.c
+  ukernels/winograd/f32-winograd-f23-neon.c
+  ukernels/winograd/f32-winograd-f23-scalar.c
 )

@@ -178,6 +178,7 @@ set(SOURCES
   op_zeros.c
   util/adv_index.c
   util/args.c
+  util/batch_norm_fast.c
   util/binop.c
   util/bitwise.c
   util/compare.c

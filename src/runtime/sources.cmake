@@ -8,6 +8,11 @@ set(SOURCES
   delegate_alloc.c
   deprecated.c
   execute.c
+  fuse.c
+  fuse_conv.c
+  fuse_linear.c
+  fuse_match.c
+  fuse_safety.c
   kernel_ctx.c
   method.c
   method_load.c

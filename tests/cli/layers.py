@@ -26,8 +26,8 @@ RULES = {
     "ptera_kernels_cpu": (["core/core.h", "cpu/gemm.h"],
                           ["runtime/runtime.h", "format/pte.h", "compile.h"]),
     "ptera_backend_xnnpack": (["ptera/backend.h", "core/core.h", "format/xnngraph.h",
-                               "xnnpack/xnn.h", "cpu/gemm.h"],
-                              ["runtime/runtime.h", "runtime/kernel_ctx.h", "compile.h"]),
+                               "xnnpack/xnn.h", "cpu/gemm.h", "runtime/kernel_ctx.h"],
+                              ["runtime/runtime.h", "compile.h"]),
     "ptera_compiler": (["core/core.h", "format/pte.h", "compile.h", "runtime/kernel_ctx.h"],
                        ["xnnpack/xnn_backend.h"]),
 }

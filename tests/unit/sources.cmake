@@ -6,11 +6,14 @@ set(SOURCES
   test_api.c
   test_api_evolution.c
   test_arena.c
+  test_batch_norm_fast.c
   test_bpte_reader.c
   test_cli_topk.c
   test_cm_fixed_point.c
   test_constprop.c
   test_conv_fast.c
+  test_conv_prepare.c
+  test_copy_fast.c
   test_corrupt_corpus.c
   test_dce.c
   test_dedup.c
@@ -18,7 +21,10 @@ set(SOURCES
   test_emit_ptd.c
   test_emit_pte.c
   test_fast_f32.c
+  test_fold_bn.c
+  test_fuse_conv.c
   test_fuse_linear.c
+  test_fuse_linear_act.c
   test_gemm.c
   test_hostile_programs.c
   test_isa.c
@@ -49,7 +55,10 @@ set(SOURCES
   test_sha256.c
   test_thread_contract.c
   test_threadpool.c
+  test_to_xnnpack.c
   test_view_elide.c
   test_vmath.c
+  test_xnn_program.c
+  test_xnn_quant_init.c
   test_xnngraph.c
 )
