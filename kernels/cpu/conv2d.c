@@ -226,7 +226,7 @@ static void gather_lanes(const conv_phase *ph, const float *plane, size_t H, siz
   if (hi < n) memset(d + hi, 0, (n - hi) * sizeof *d);
 }
 
-#define CONV_SPANS 256 /* spans kept per panel (runs x tap columns) */
+#define CONV_SPANS 64 /* spans kept per panel (runs x tap columns; 1.5 KiB of stack) */
 
 /* Packs B of image n, group grp, ncols columns from col0, panel by panel:
  * each panel's K rows of NR lanes are consecutive in dst, so the writes

@@ -151,7 +151,7 @@ static ptera_status run_avgpool(int dt, void *in, size_t es, const int64_t *shap
 /* Average pool: the micro-kernels (each ISA) and aten::avg_pool2d.out on
  * f32 against the portable kernel in double; padding, ceil mode, with and
  * without the padding counted, a divisor override; wide rows past the
- * column buffer (1024 floats) and a window wider than it. */
+ * column buffer (256 floats) and a window wider than it. */
 static void avgpool_case(int64_t H, int64_t W, int64_t kh, int64_t kw) {
   int64_t N = 1 + rnd(2), C = 1 + rnd(3), k[2] = {kh, kw}, s[2], p[2];
   for (int i = 0; i < 2; i++) {

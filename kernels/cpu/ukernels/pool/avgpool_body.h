@@ -8,7 +8,7 @@
 
 #include "cpu/ukernels/pool/pool.h"
 
-#define AP_CHUNK 1024
+#define AP_CHUNK 256 /* 1 KiB of stack */
 
 /* Outputs [ox0, ox1) of output row oy, whose windows read input columns
  * inside [xa, xa + AP_CHUNK). */

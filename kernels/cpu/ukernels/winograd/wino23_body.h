@@ -1,15 +1,17 @@
 /* The body of the Winograd F(2x2, 3x3) input and output transforms,
  * included once per ISA file with WINO_FN(name) naming its functions: the
- * same C compiled with that ISA's flags. Runs of WINO_L tiles inside one
- * tile row and away from the plane's edges go through fixed-length lane
- * loops the compiler vectorizes (the stride-2 patch reads and the
- * interleaved 2x2 writes included); other tiles one at a time. */
+ * same C compiled with that ISA's flags. Runs of WINO_L (or WINO_LS) tiles
+ * inside one tile row and away from the plane's edges go through
+ * fixed-length lane loops the compiler vectorizes (the stride-2 patch reads
+ * and the interleaved 2x2 writes included); other tiles one at a time. */
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "cpu/ukernels/winograd/winograd.h"
 
-#define WINO_L 16
+#define WINO_L 16 /* long runs */
+#define WINO_LS 4 /* short runs (rows of few tiles) */
+#define WINO_ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* The 4x4 patch of tile (ty, tx), zero outside the plane. */
 static void load_patch(const pk_wino23_plane *p, const float *in, size_t ty, size_t tx, float d[4][4]) {
@@ -86,15 +88,17 @@ static void output_tiles(const pk_wino23_plane *p, const float *m, size_t a_stri
   }
 }
 
-/* WINO_L tiles from (ty, tx) in one row, their patches inside the plane. */
-static void input_run(const pk_wino23_plane *p, const float *in, size_t ty, size_t tx, float *v, size_t a_stride) {
+/* L (WINO_L or WINO_LS, a constant at each call) tiles from (ty, tx) in one
+ * row, their patches inside the plane. */
+WINO_ALWAYS_INLINE void input_run(const pk_wino23_plane *p, const float *in, size_t ty, size_t tx, float *v,
+                                  size_t a_stride, int L) {
   const float *row = in + (2 * ty - p->pad_h) * p->w + 2 * tx - p->pad_w;
   float d[4][4][WINO_L], t[4][4][WINO_L];
   for (int r = 0; r < 4; r++)
     for (int s = 0; s < 4; s++)
-      for (int l = 0; l < WINO_L; l++) d[r][s][l] = row[r * p->w + 2 * l + s];
+      for (int l = 0; l < L; l++) d[r][s][l] = row[r * p->w + 2 * l + s];
   for (int s = 0; s < 4; s++)
-    for (int l = 0; l < WINO_L; l++) {
+    for (int l = 0; l < L; l++) {
       t[0][s][l] = d[0][s][l] - d[2][s][l];
       t[1][s][l] = d[1][s][l] + d[2][s][l];
       t[2][s][l] = d[2][s][l] - d[1][s][l];
@@ -102,7 +106,7 @@ static void input_run(const pk_wino23_plane *p, const float *in, size_t ty, size
     }
   for (int r = 0; r < 4; r++) {
     float *o0 = v + (size_t)(4 * r) * a_stride, *o1 = o0 + a_stride, *o2 = o1 + a_stride, *o3 = o2 + a_stride;
-    for (int l = 0; l < WINO_L; l++) {
+    for (int l = 0; l < L; l++) {
       o0[l] = t[r][0][l] - t[r][2][l];
       o1[l] = t[r][1][l] + t[r][2][l];
       o2[l] = t[r][2][l] - t[r][1][l];
@@ -113,8 +117,9 @@ static void input_run(const pk_wino23_plane *p, const float *in, size_t ty, size
 
 /* Tiles t0 .. t0 + n - 1, row by row: in each tile row the tiles in
  * [lo, hi) of the row (*range gives them for row ty) go by runs of WINO_L,
- * the last run moved back to end at the range's end (recomputing a few
- * lanes rather than leaving them to the one-tile path), the rest one by one. */
+ * then WINO_LS, the last short run moved back to end at the range's end
+ * (recomputing a few lanes rather than leaving them to the one-tile path),
+ * the rest one by one. */
 #define WINO_ROWS(p, t0, n, range, run, one)                                   \
   do {                                                                         \
     size_t l_ = 0;                                                             \
@@ -125,13 +130,14 @@ static void input_run(const pk_wino23_plane *p, const float *in, size_t ty, size
       range;                                                                   \
       if (lo < tx) lo = tx;                                                    \
       if (hi > e_) hi = e_;                                                    \
-      if (hi < lo + WINO_L) lo = hi = e_;                                      \
+      if (hi < lo + WINO_LS) lo = hi = e_;                                     \
       size_t base_ = l_ - tx; /* lane of tile column 0 in this row */          \
       for (size_t x = tx; x < lo; x++) one(x, base_ + x);                      \
       if (lo < hi) {                                                           \
         size_t x = lo;                                                         \
-        for (; x + WINO_L <= hi; x += WINO_L) run(x, base_ + x);               \
-        if (x < hi) run(hi - WINO_L, base_ + hi - WINO_L);                     \
+        for (; x + WINO_L <= hi; x += WINO_L) run(x, base_ + x, WINO_L);       \
+        for (; x + WINO_LS <= hi; x += WINO_LS) run(x, base_ + x, WINO_LS);    \
+        if (x < hi) run(hi - WINO_LS, base_ + hi - WINO_LS, WINO_LS);          \
       }                                                                        \
       for (size_t x = hi > lo ? hi : lo; x < e_; x++) one(x, base_ + x);       \
       l_ += e_ - tx;                                                           \
@@ -145,7 +151,7 @@ void WINO_FN(pk_f32_wino23_input)(const pk_wino23_plane *p, const float *in, siz
   bool rows_in = 2 * ty >= p->pad_h && 2 * ty - p->pad_h + 4 <= p->h;                                  \
   lo = rows_in ? xlo : 0;                                                                              \
   hi = rows_in ? xhi : 0
-#define IN_RUN(x, lane) input_run(p, in, ty, x, v + (lane), a_stride)
+#define IN_RUN(x, lane, L) input_run(p, in, ty, x, v + (lane), a_stride, L)
 #define IN_ONE(x, lane) input_tiles(p, in, ty * p->tiles_w + (x), 1, v + (lane), a_stride)
   WINO_ROWS(p, t0, n, IN_RANGE, IN_RUN, IN_ONE);
 #undef IN_RANGE
@@ -153,20 +159,21 @@ void WINO_FN(pk_f32_wino23_input)(const pk_wino23_plane *p, const float *in, siz
 #undef IN_ONE
 }
 
-/* WINO_L tiles from (ty, tx) in one row, their outputs inside the plane. */
-static void output_run(const pk_wino23_plane *p, const float *m, size_t a_stride, size_t ty, size_t tx, float bias,
-                       float min, float max, float *out) {
+/* L (WINO_L or WINO_LS) tiles from (ty, tx) in one row, their outputs
+ * inside the plane. */
+WINO_ALWAYS_INLINE void output_run(const pk_wino23_plane *p, const float *m, size_t a_stride, size_t ty, size_t tx,
+                                   float bias, float min, float max, float *out, int L) {
   float s[2][4][WINO_L], y[2][2 * WINO_L];
   for (int c = 0; c < 4; c++) {
     const float *m0 = m + (size_t)c * a_stride, *m1 = m0 + 4 * a_stride, *m2 = m1 + 4 * a_stride,
                 *m3 = m2 + 4 * a_stride;
-    for (int l = 0; l < WINO_L; l++) {
+    for (int l = 0; l < L; l++) {
       s[0][c][l] = m0[l] + m1[l] + m2[l];
       s[1][c][l] = m1[l] - m2[l] - m3[l];
     }
   }
   for (int i = 0; i < 2; i++)
-    for (int l = 0; l < WINO_L; l++) {
+    for (int l = 0; l < L; l++) {
       float a = s[i][0][l] + s[i][1][l] + s[i][2][l] + bias, b = s[i][1][l] - s[i][2][l] - s[i][3][l] + bias;
       a = a < min ? min : a;
       a = a > max ? max : a;
@@ -177,7 +184,7 @@ static void output_run(const pk_wino23_plane *p, const float *m, size_t a_stride
     }
   for (int i = 0; i < 2; i++) {
     float *o = out + (2 * ty + (size_t)i) * p->ow + 2 * tx;
-    for (int e = 0; e < 2 * WINO_L; e++) o[e] = y[i][e];
+    for (int e = 0; e < 2 * L; e++) o[e] = y[i][e];
   }
 }
 
@@ -186,7 +193,7 @@ void WINO_FN(pk_f32_wino23_output)(const pk_wino23_plane *p, const float *m, siz
 #define OUT_RANGE                          \
   lo = 0;                                  \
   hi = 2 * ty + 2 <= p->oh ? p->ow / 2 : 0
-#define OUT_RUN(x, lane) output_run(p, m + (lane), a_stride, ty, x, bias, min, max, out)
+#define OUT_RUN(x, lane, L) output_run(p, m + (lane), a_stride, ty, x, bias, min, max, out, L)
 #define OUT_ONE(x, lane) output_tiles(p, m + (lane), a_stride, ty * p->tiles_w + (x), 1, bias, min, max, out)
   WINO_ROWS(p, t0, n, OUT_RANGE, OUT_RUN, OUT_ONE);
 #undef OUT_RANGE
