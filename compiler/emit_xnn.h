@@ -23,9 +23,12 @@ typedef struct pc_xnn_value_desc {
   float scale;            /* per tensor */
   int32_t zero_point;
   const float *scales;    /* per channel: written as constant data (scale_buffer_idx) */
-  uint32_t nscales;
+  uint32_t nscales;       /* per channel: scales; blockwise: scales_bf16 */
   int32_t channel_dim;
   int32_t num_nonbatch_dims;
+  const uint16_t *scales_bf16; /* blockwise (PF_XNN_Q_CHANNEL_GROUP): constant data */
+  int32_t group_size;
+  uint8_t dq_datatype;    /* legacy dynamic-quantization marker (field 7), 0 = absent */
 } pc_xnn_value_desc;
 
 /* Operands are value indices (the writer sets id_out = index); PF_XNN_NONE
