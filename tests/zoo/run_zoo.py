@@ -9,7 +9,9 @@ then for each target op set (--ops, default all of executorch-portable,
 executorch-optimized, ptera, xnnpack) compile it with `ptera compile --ops
 SET` (xnnpack: `--ops executorch-portable --backend xnnpack`, the XNNPACK
 delegate with the portable op set for what stays on the CPU; the table gives
-the calls delegated / left on the CPU) (the compiler's report is printed), check the program's operators (`ptera
+the calls delegated / left on the CPU, and each xnnpack program also passes
+tests/schema's checks: flatc with program.fbs and xnnpack.fbs, the
+FlatBuffers verifier, the structural checks) (the compiler's report is printed), check the program's operators (`ptera
 inspect --json`) against that op set's table (kernels/opsets.def; `ptera
 ops` for ptera), run `ptera run MODEL.pte --input ... --output-dir ...` and
 compare every output: the check is max|ptera - ref| <= tol * max|ref| (tol
@@ -140,6 +142,41 @@ def program_operators(ptera_bin, pte):
                    for m in json.loads(r.stdout)["methods"] for op in m["operators"]})
 
 
+_SCHEMA = {}
+
+
+def schema_errors(pte):
+    """tests/schema/check_emitted.py's checks of a lowered program (flatc with
+    program.fbs and xnnpack.fbs, flatbuffers::Verifier, structure): a list
+    of problems, empty when it passes."""
+    sys.path.insert(0, os.path.join(REPO, "tests", "schema"))
+    import check_emitted as ce
+    from schema_common import build_verifier, find_flatc, flatc_json, verify
+    if "tmp" not in _SCHEMA:
+        _SCHEMA["tmp"] = tempfile.mkdtemp(prefix="ptera_zoo_schema_")
+        _SCHEMA["flatc"] = find_flatc()
+        _SCHEMA["verifier"] = build_verifier(_SCHEMA["flatc"], _SCHEMA["tmp"])
+    tmp, flatc = _SCHEMA["tmp"], _SCHEMA["flatc"]
+    del ce.errors[:]
+    with open(pte, "rb") as f:
+        raw = f.read()
+    try:
+        prog = flatc_json(flatc, "program.fbs", raw, tmp, ce.STRICT)
+    except RuntimeError as e:
+        return [str(e)]
+    name = os.path.basename(pte)
+    ce.check_pte(name, raw, prog)
+    paths = [pte]
+    for k, fb in enumerate(ce.check_xnn(name, raw, prog, flatc, tmp)):
+        paths.append(os.path.join(tmp, "xnn%d.bin" % k))
+        with open(paths[-1], "wb") as f:
+            f.write(fb)
+    for path, why in verify(_SCHEMA["verifier"], paths).items():
+        if why is not None:
+            ce.errors.append("%s: %s" % (os.path.basename(path), why))
+    return list(ce.errors)
+
+
 def capture(module, inputs, ptg):
     """The front end (ptera.write_ptg, as ptera.export runs it): None, or
     what it printed and the traceback when it failed."""
@@ -206,6 +243,14 @@ def check_opset(name, row, ptg, d, ptera_bin, verbose, table, runs, refs, checke
         print(f"  [{tag}] {e}")
         row["note"] = "ptera inspect failed"
         return
+    if ops == "xnnpack":
+        problems = schema_errors(pte)
+        for p in problems[:10]:
+            print(f"  [{tag}] schema: {p}")
+        if problems:
+            row["note"] = "schema check failed"
+            return
+        print(f"  [{tag}] schema: program.fbs + xnnpack.fbs decode, verifier and structure checks pass")
     outside = [op for op in row["operators"] if op not in table]
     if outside:
         print(f"  [{tag}] operators outside op set {ops}: {outside}")
@@ -337,6 +382,8 @@ def main():
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
+        if "tmp" in _SCHEMA:
+            shutil.rmtree(_SCHEMA["tmp"], ignore_errors=True)
 
     hdr = (f"{'model':<20} {'op set':<20} {'nodes':>11} {'folded':>6} {'planned peak':>13}"
            f" {'no-reuse':>11} {'ratio':>6} {'max rel err':>11} {'export':>7} {'run':>6}  result")
