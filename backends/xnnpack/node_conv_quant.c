@@ -229,7 +229,9 @@ void px_conv_quant_run(px_graph *g, const pf_xnn_node *n) {
           for (size_t j = 0; j < nc; j++, oc++) {
             float sw = pc ? wv->scales[oc] : wv->def->scale;
             if (qd8) {
-              float v = ((float)acc[j] * p.scale) * sw + (bias ? ((const float *)bias)[oc] : 0.0f);
+              float v = (float)acc[j] * p.scale; /* one rounding per statement: no fused multiply-add */
+              v *= sw;
+              v += bias ? ((const float *)bias)[oc] : 0.0f;
               ((float *)o->data)[at + oc] = px_clampf(v, n->out_min, n->out_max);
             } else {
               float r = (p.scale * sw) / so;
