@@ -1,7 +1,9 @@
 /* XNNGraph writer (XNNPACK.md §2-§6) on the generic flatbuffer builder.
- * Constants (and per-channel fp32 or blockwise bf16 scale arrays) go to the blob's constant data
- * area, 16-byte aligned, addressed by offset; constant_data[0] is the
- * reserved {named_key: ""} entry, as the upstream writer emits it. */
+ * Constants (and per-channel fp32 or blockwise bf16 scale arrays) go to the
+ * blob's constant data area, 16-byte aligned, addressed by offset, or are
+ * named (named_key: the bytes live in the program's named data);
+ * constant_data[0] is the reserved {named_key: ""} entry, as the upstream
+ * writer emits it. */
 #include "emit_xnn.h"
 
 #include "fbb.h"
@@ -10,9 +12,19 @@
 
 typedef struct cdata {
   uint64_t off[2 * 4096 + 1], size[2 * 4096 + 1];
+  const char *key[2 * 4096 + 1]; /* named entries; NULL for offset ones */
   uint32_t n;   /* entries, including the reserved 0 */
   size_t total; /* bytes */
 } cdata;
+
+/* A constant named key: an entry without bytes in the blob. */
+static uint32_t add_named(cdata *c, const char *key, size_t nbytes) {
+  if (c->n >= sizeof c->off / sizeof c->off[0]) return 0;
+  c->off[c->n] = UINT64_MAX;
+  c->size[c->n] = nbytes;
+  c->key[c->n] = key;
+  return c->n++;
+}
 
 /* Reserves a constant of nbytes; returns its index (0 when out of room). */
 static uint32_t add_const(cdata *c, size_t nbytes) {
@@ -115,13 +127,14 @@ static pc_fbb_ref graph(pc_fbb *b, const pc_xnn_value_desc *values, uint32_t nva
   for (uint32_t i = 0; i < nnodes; i++) pc_fbb_push(b, node(b, &nodes[i]));
   pc_fbb_ref xnodes = pc_fbb_vec_stack(b, nnodes);
   for (uint32_t i = 0; i < c->n; i++) {
-    pc_fbb_ref key = i == 0 ? pc_fbb_string(b, "", 0) : 0;
+    pc_fbb_ref key = i == 0 ? pc_fbb_string(b, "", 0) : c->key[i] ? pc_fbb_cstring(b, c->key[i]) : 0;
     pc_fbb_table_start(b);
     if (i == 0) {
       pc_fbb_add_ref(b, 2, key);
     } else {
       pc_fbb_add_u64(b, 0, c->off[i]);
       pc_fbb_add_u64(b, 1, c->size[i]);
+      if (key) pc_fbb_add_ref(b, 2, key);
     }
     pc_fbb_push(b, pc_fbb_table_end(b));
   }
@@ -162,7 +175,8 @@ ptera_status pc_xnn_emit(const pc_xnn_value_desc *values, uint32_t nvalues, cons
   uint32_t *cidx = idx, *sidx = idx + nvalues;
   c->n = 1; /* reserved entry 0 */
   for (uint32_t i = 0; i < nvalues; i++) {
-    if (values[i].data) cidx[i] = add_const(c, values[i].nbytes);
+    if (values[i].named_key) cidx[i] = add_named(c, values[i].named_key, values[i].nbytes);
+    else if (values[i].data) cidx[i] = add_const(c, values[i].nbytes);
     if (values[i].quant == PF_XNN_Q_PER_CHANNEL || values[i].quant == PF_XNN_Q_CHANNEL_GROUP)
       sidx[i] = add_const(c, (size_t)values[i].nscales * scale_bytes(&values[i]));
   }

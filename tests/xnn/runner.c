@@ -1,8 +1,10 @@
 /* XNNPACK node conformance runner: reads the cases gen.py wrote (PyTorch
  * references for float nodes, numpy spec formulas for quantized ones),
  * builds each graph as an XH00 blob with compiler/emit_xnn.c, runs it
- * through the built-in XnnpackBackend and compares. Prints a node x
- * datatype table of cases and failures; exit status 1 on any failure.
+ * through the built-in XnnpackBackend and compares, once on the calling
+ * thread and once on a 2-thread pool. Prints a node x datatype table of
+ * cases and failures; exit status 1 on any failure. fp16/bf16 outputs
+ * (TOL > 0) are compared as floats like fp32 ones.
  *
  * Usage: xnn_runner CASES.txt DATA.bin [SEED_DIR]
  * With SEED_DIR, the blob of the first case of each node x datatype row is
@@ -56,6 +58,7 @@ typedef struct row {
 } row;
 
 static const uint8_t *g_data;
+static ptera_threadpool *g_pool; /* the pool the current run uses, or NULL */
 static long g_size;
 static row g_rows[256];
 static int g_nrows;
@@ -84,6 +87,20 @@ static void parse_io(char **s, io *x, int with_tol) {
   x->tol = with_tol ? num(s) : 0;
 }
 
+/* IEEE binary16 and bfloat16 bit patterns as floats (the runner's own). */
+static float half_value(uint16_t h) {
+  int e = (h >> 10) & 31, m = h & 1023;
+  float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024), e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+static float bf16_value(uint16_t h) {
+  uint32_t u = (uint32_t)h << 16;
+  float v;
+  memcpy(&v, &u, 4);
+  return v;
+}
+
 static bool close_enough(const io *o, const uint8_t *got, char *why, size_t why_size) {
   const uint8_t *want = at(o->off, o->nbytes);
   if (!want) return snprintf(why, why_size, "reference out of range"), false;
@@ -92,10 +109,20 @@ static bool close_enough(const io *o, const uint8_t *got, char *why, size_t why_
       if (got[i] != want[i]) return snprintf(why, why_size, "byte %ld: %u != %u", i, got[i], want[i]), false;
     return true;
   }
-  for (long i = 0; i < o->nbytes / 4; i++) {
+  size_t es = o->dtype == PTERA_DTYPE_HALF || o->dtype == PTERA_DTYPE_BFLOAT16 ? 2 : 4;
+  for (long i = 0; i < o->nbytes / (long)es; i++) {
     float a, b;
-    memcpy(&a, got + 4 * i, 4);
-    memcpy(&b, want + 4 * i, 4);
+    if (es == 4) {
+      memcpy(&a, got + 4 * i, 4);
+      memcpy(&b, want + 4 * i, 4);
+    } else {
+      uint16_t x, y;
+      memcpy(&x, got + 2 * i, 2);
+      memcpy(&y, want + 2 * i, 2);
+      bool half = o->dtype == PTERA_DTYPE_HALF;
+      a = half ? half_value(x) : bf16_value(x);
+      b = half ? half_value(y) : bf16_value(y);
+    }
     if (isnan(a) && isnan(b)) continue;
     if (!(fabs((double)a - b) <= o->tol + o->tol * fabs((double)b)))
       return snprintf(why, why_size, "element %ld: %.9g != %.9g", i, (double)a, (double)b), false;
@@ -125,9 +152,10 @@ static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) 
   if (seed_dir) write_seed(seed_dir, k, blob, size);
   const ptera_backend *b = ptera_find_backend("XnnpackBackend", 14);
   char msg[512] = "";
-  ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, NULL, 0, 0};
+  ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, g_pool, 0, 0};
   void *h = NULL;
   bool ok = false;
+  void *temp = NULL;
   st = b->init(&ictx, blob, size, NULL, 0, &h);
   ptera_tensor tens[MAXIO * 2];
   ptera_value vals[MAXIO * 2], *args[MAXIO * 2];
@@ -164,7 +192,9 @@ static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) 
     vals[x->ext].u.tensor = t;
     args[x->ext] = &vals[x->ext];
   }
-  ptera_backend_exec_ctx ectx = {"forward", msg, sizeof msg, NULL, 0, NULL};
+  size_t tsz = (ictx.temp_bytes + 63) & ~(size_t)63;
+  temp = tsz ? aligned_alloc(64, tsz) : NULL;
+  ptera_backend_exec_ctx ectx = {"forward", msg, sizeof msg, temp, tsz, g_pool};
   for (int rep = 0; rep < 2; rep++) { /* twice: the second run re-propagates shapes */
     st = b->execute(&ectx, h, args, nexts);
     if (st != PTERA_OK) {
@@ -176,6 +206,7 @@ static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) 
   for (int j = 0; j < k->no && ok; j++) ok = close_enough(&k->out[j], bufs[k->out[j].ext], why, why_size);
 done:
   if (h && b->destroy) b->destroy(h);
+  free(temp);
   for (int j = 0; j < MAXIO * 2; j++) free(bufs[j]);
   free(blob);
   return ok;
@@ -197,6 +228,8 @@ int main(int argc, char **argv) {
   if (!c) return fprintf(stderr, "cannot open %s\n", argv[1]), 2;
   static char line[1 << 16];
   static kase k;
+  ptera_threadpool *pool = NULL;
+  if (ptera_threadpool_create(2, NULL, &pool) != PTERA_OK) return fprintf(stderr, "no thread pool\n"), 2;
   int total = 0, failed = 0;
   while (fgets(line, sizeof line, c)) {
     char *s, *tag = strtok_r(line, " \n", &s);
@@ -260,7 +293,14 @@ int main(int argc, char **argv) {
     } else if (!strcmp(tag, "e")) {
       char why[700] = "";
       row *r = row_for(k.node, k.dtype);
+      g_pool = NULL;
       bool ok = run_case(&k, r->cases ? NULL : seed_dir, why, sizeof why);
+      g_pool = pool;
+      if (ok && !run_case(&k, NULL, why, sizeof why)) {
+        size_t len = strlen(why);
+        snprintf(why + len, sizeof why - len, " (2 threads)");
+        ok = false;
+      }
       r->cases++;
       total++;
       if (!ok) {
@@ -275,6 +315,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < g_nrows; i++)
     printf("%-30s %-22s %6d %8d\n", g_rows[i].node, g_rows[i].dtype, g_rows[i].cases, g_rows[i].failures);
   printf("xnn nodes: %d cases, %d failed\n", total, failed);
+  ptera_threadpool_destroy(pool);
   free(data);
   return failed || total == 0 ? 1 : 0;
 }
