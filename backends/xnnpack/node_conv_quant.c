@@ -84,7 +84,7 @@ static ptera_status check_types(px_graph *g, const pf_xnn_node *n, size_t OC) {
   }
   if (st == PTERA_OK && b && b->dt != PF_XNN_DT_QINT32 && b->dt != PF_XNN_DT_QCINT32)
     st = px_fail(g, PTERA_NOT_IMPLEMENTED, "bias has datatype %s; qint32 or qcint32 needed", pf_xnn_dtype_name(b->dt));
-  for (size_t c = 0; c < OC && st == PTERA_OK; c++)
+  for (size_t c = 0; c < (pc ? OC : 1) && st == PTERA_OK; c++)
     st = px_check_requant(g, x->def->scale, pc ? w->scales[c] : w->def->scale, o->def->scale, c);
   return st;
 }
@@ -229,7 +229,9 @@ void px_conv_quant_run(px_graph *g, const pf_xnn_node *n) {
           for (size_t j = 0; j < nc; j++, oc++) {
             float sw = pc ? wv->scales[oc] : wv->def->scale;
             if (qd8) {
-              float v = ((float)acc[j] * p.scale) * sw + (bias ? ((const float *)bias)[oc] : 0.0f);
+              float v = (float)acc[j] * p.scale; /* one rounding per statement: no fused multiply-add */
+              v *= sw;
+              v += bias ? ((const float *)bias)[oc] : 0.0f;
               ((float *)o->data)[at + oc] = px_clampf(v, n->out_min, n->out_max);
             } else {
               float r = (p.scale * sw) / so;

@@ -92,13 +92,15 @@ void px_fc_qd8_run(px_graph *g, const pf_xnn_node *n) {
       for (size_t blk = 0; blk < nb; blk++) {
         int64_t acc[4] = {0, 0, 0, 0};
         sums(w, tw, ic, oc, c0, nc, xr, p.zero_point, blk * bs, (blk + 1) * bs, dot4, acc);
-        for (size_t j = 0; j < nc; j++) {
-          if (blockwise) v[j] += (float)acc[j] * pt_bf16_to_float(w->bscales[(c0 + j) * nb + blk]);
-          else v[j] = ((float)acc[j] * p.scale) * w->scales[c0 + j];
+        for (size_t j = 0; j < nc; j++) { /* one rounding per statement: no fused multiply-add */
+          float t = (float)acc[j] * (blockwise ? pt_bf16_to_float(w->bscales[(c0 + j) * nb + blk]) : p.scale);
+          if (blockwise) v[j] += t;
+          else v[j] = t * w->scales[c0 + j];
         }
       }
       for (size_t j = 0; j < nc; j++) {
-        float r = (blockwise ? v[j] * p.scale : v[j]) + (bias ? bias[c0 + j] : 0.0f);
+        float r = blockwise ? v[j] * p.scale : v[j];
+        r += bias ? bias[c0 + j] : 0.0f;
         y[m * oc + c0 + j] = px_clampf(r, n->out_min, n->out_max);
       }
     }

@@ -30,7 +30,7 @@ ptera_status px_fc_quant_check(px_graph *g, const pf_xnn_node *n, size_t oc) {
     return px_fail(g, PTERA_INVALID_PROGRAM, "zero points must be in [%d, %d]", zlo, zhi);
   if (!(o->def->scale > 0.0f) || !(x->def->scale > 0.0f) || !isfinite(o->def->scale))
     return px_fail(g, PTERA_INVALID_PROGRAM, "quantization scales must be positive");
-  for (size_t c = 0; c < oc; c++) {
+  for (size_t c = 0; c < (pc ? oc : 1); c++) { /* per tensor: one scale (oc is unbounded when ic is 0) */
     float s = (x->def->scale * (pc ? w->scales[c] : w->def->scale)) / o->def->scale;
     if (!(s > 0.0f && s < 256.0f))
       return px_fail(g, PTERA_INVALID_PROGRAM, "requantization scale %g of channel %zu is outside (0, 256)", (double)s, c);
