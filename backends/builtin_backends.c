@@ -1,5 +1,5 @@
 /* The built-in backend table. */
-#include "builtin_backends.h"
+#include "runtime/tables.h"
 
 #include "xnnpack/xnn_backend.h"
 

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "builtin.h"
+#include "runtime/tables.h"
 
 typedef enum { LIB_PORTABLE = PC_OPSET_EXECUTORCH_PORTABLE,
                LIB_OPTIMIZED = PC_OPSET_EXECUTORCH_OPTIMIZED } opset_lib;

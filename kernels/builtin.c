@@ -1,4 +1,5 @@
 #include "builtin.h"
+#include "runtime/tables.h"
 
 const ptera_kernel_def pk_builtin_kernels[] = {
 #define PTERA_OP(name, fn) {PTERA_KERNEL_ABI_VERSION, name, fn, NULL},

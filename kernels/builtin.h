@@ -1,5 +1,5 @@
-/* The built-in kernel table, generated from ops.def, and every built-in kernel's
- * prototype. */
+/* Every built-in kernel's prototype, from ops.def (the table itself is
+ * declared for the runtime in src/runtime/tables.h). */
 #ifndef PK_BUILTIN_H
 #define PK_BUILTIN_H
 
@@ -13,9 +13,5 @@
 #include "ops.def"
 #undef PTERA_OP_PREPARED
 #undef PTERA_OP
-
-/* Sorted as in ops.def; the runtime resolves names against it. */
-PT_FUNC extern const ptera_kernel_def pk_builtin_kernels[];
-PT_FUNC extern const size_t pk_builtin_kernel_count;
 
 #endif

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh demo
-cmake -S . -B build-demo -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTERA_BUILD_TESTS=OFF >/dev/null
+cmake -S . -B build-demo -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTERA_BUILD_TESTS=OFF -DPTERA_BUILD_COMPILER=OFF >/dev/null
 cmake --build build-demo -j "$(nproc 2>/dev/null || echo 2)" --target ptera >/dev/null
 image=examples/digits/digit_3.npy
 if [ $# -gt 0 ] && [[ "$1" != -* ]]; then image=$1; shift; fi

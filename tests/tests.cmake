@@ -39,7 +39,8 @@ add_test(NAME compile_cli
 add_test(NAME python_frontend
          COMMAND ${CMAKE_COMMAND} -E env PTERA_BIN=$<TARGET_FILE:ptera> PTERA_NO_SKIP=1
                  ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider
-                 --ignore=${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py ${PROJECT_SOURCE_DIR}/python/tests)
+                 --ignore=${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py
+                 --ignore=${PROJECT_SOURCE_DIR}/python/tests/test_dynamic.py ${PROJECT_SOURCE_DIR}/python/tests)
 set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 
 # The model zoo end to end (tests/zoo): export with python/ptera, run with
@@ -87,7 +88,7 @@ add_test(NAME cli_ops_used
 # A selective kernel table (what -DPTERA_SELECTED_OPS builds, kernels/selected_ops.cmake):
 # the CLI linked with only the operators of tests/cli/selected_ops.txt.
 ptera_add_op_table(ptera_table_selected ${PROJECT_SOURCE_DIR}/tests/cli/selected_ops.txt)
-add_executable(ptera_selected ${PTERA_CLI_SOURCES} $<TARGET_OBJECTS:ptera_objs>
+add_executable(ptera_selected ${PTERA_CLI_SOURCES} ${PTERA_LAYER_OBJECTS}
                               $<TARGET_OBJECTS:ptera_table_selected>)
 target_include_directories(ptera_selected PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include ${PROJECT_SOURCE_DIR}/src
                                                   ${PROJECT_SOURCE_DIR}/kernels ${PROJECT_SOURCE_DIR}/compiler)
@@ -116,7 +117,8 @@ add_test(NAME cli_options
 # pip-installed Python package run against the installed library.
 # The Python runtime binding (python/ptera/runtime.py, ctypes over this
 # build's libptera.so): zoo models against eager PyTorch, state across calls,
-# errors. Neither runs in the sanitizer build: they check packaging and the
+# errors, threads; and dynamic shapes from the front end (test_dynamic.py:
+# exported with bounds, run through the binding at several sizes). Neither runs in the sanitizer build: they check packaging and the
 # binding, and the interpreter (torch) under a preloaded ASan runtime takes
 # far too long; the C paths they use are covered there by the other tests.
 # Nor in the valgrind build (CMAKE_CROSSCOMPILING_EMULATOR): the Python
@@ -129,6 +131,38 @@ if(NOT PTERA_SANITIZE AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME python_runtime
            COMMAND ${CMAKE_COMMAND} -E env PTERA_LIB=$<TARGET_FILE:ptera_shared> PTERA_BIN=$<TARGET_FILE:ptera>
                    PTERA_CORPUS_DIR=${PTERA_CORPUS_DIR} PTERA_NO_SKIP=1
-                   ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py)
+                   ${PTERA_PYTHON} -m pytest -q -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests/test_runtime.py
+                   ${PROJECT_SOURCE_DIR}/python/tests/test_dynamic.py)
   set_tests_properties(python_runtime PROPERTIES TIMEOUT 900 COST 600)
 endif()
+
+# The layers (cmake/layers.cmake): what each layer's include directories let
+# it see, and a PTERA_BUILD_COMPILER=OFF configure of the runtime alone.
+add_test(NAME build_layers
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/layers.py ${CMAKE_C_COMPILER}
+                 ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} ${CMAKE_COMMAND}
+                 ${PROJECT_BINARY_DIR}/layers_scratch)
+
+# docs/API.md is generated from include/ptera/*.h (scripts/api_ref.py): it
+# must be current.
+add_test(NAME api_reference COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/api_ref.py --check)
+
+# examples/c_api/custom_kernel.c in the tree: a program calling a custom op
+# (written by tests/install/make_custom_op_pte.c), run by the example, its
+# output checked against the formula (tests/install/custom_kernel.py; the
+# install_consumers test builds the example outside the tree too).
+add_executable(make_custom_op_pte ${PROJECT_SOURCE_DIR}/tests/install/make_custom_op_pte.c
+               ${PROJECT_SOURCE_DIR}/tests/support/emit_util.c ${PROJECT_SOURCE_DIR}/tests/support/check.c)
+target_include_directories(make_custom_op_pte PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+target_link_libraries(make_custom_op_pte PRIVATE ptera_static)
+add_executable(example_custom_kernel ${PROJECT_SOURCE_DIR}/examples/c_api/custom_kernel.c)
+target_link_libraries(example_custom_kernel PRIVATE ptera_shared)
+add_test(NAME example_custom_kernel
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/custom_kernel.py
+                 $<TARGET_FILE:make_custom_op_pte> $<TARGET_FILE:example_custom_kernel>
+                 ${PROJECT_BINARY_DIR}/custom_kernel_scratch)
+
+# `ptera compile` progress: on a terminal only (tests/cli/progress.py).
+add_test(NAME cli_progress
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/progress.py $<TARGET_FILE:ptera>
+                 ${PROJECT_BINARY_DIR}/progress_scratch)

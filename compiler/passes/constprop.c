@@ -129,7 +129,7 @@ static bool foldable(pc_graph *g, const pc_mutation *m, int32_t k) {
   for (uint32_t i = 0; i < n->nargs; i++)
     for (uint32_t j = i + 1; j < n->nargs; j++)
       if (n->writes[i] && n->writes[j] && n->args[i] == n->args[j]) return false;
-  return ptera_find_kernel(n->op, strlen(n->op)) != NULL;
+  return ptera_kernel_find(n->op, strlen(n->op)) != NULL;
 }
 
 /* ---- evaluation ---- */
@@ -343,7 +343,7 @@ static ptera_status evaluate(pc_graph *g, int32_t k, ptera_value **vmap, bool *f
                  "out of memory evaluating '%s' (node %d) at compile time", n->op, (int)k);
     goto done;
   }
-  ptera_kernel_fn fn = ptera_find_kernel(n->op, strlen(n->op));
+  ptera_kernel_fn fn = ptera_kernel_find(n->op, strlen(n->op));
   pt_err kerr;
   pt_err_clear(&kerr);
   ptera_kernel_ctx kctx;

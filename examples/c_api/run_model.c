@@ -88,8 +88,8 @@ int main(int argc, char **argv) {
 
   /* Caller-supplied planned memory: one buffer per planned buffer of the
    * method, each at least its size and 16-byte aligned. */
-  ptera_method_options opts = {0};
-  ptera_method_info info;
+  ptera_method_options opts = PTERA_METHOD_OPTIONS_INIT;
+  ptera_method_info info = PTERA_METHOD_INFO_INIT;
   if (own_memory) {
     if (ptera_program_method_info(prog, "forward", &info) != PTERA_OK || info.num_planned_buffers > 16) {
       fprintf(stderr, "cannot size the planned buffers: %s\n", ptera_program_errmsg(prog));

@@ -20,7 +20,11 @@ typedef struct ptera_allocator {
 } ptera_allocator;
 
 /* The platform default allocator (never NULL). */
-PTERA_API const ptera_allocator *ptera_default_allocator(void);
+PTERA_API const ptera_allocator *ptera_allocator_default(void);
+
+/* The name before 0.2, kept for one release. */
+PTERA_API PTERA_DEPRECATED("use ptera_allocator_default") const ptera_allocator *
+ptera_default_allocator(void);
 
 #ifdef __cplusplus
 }

@@ -71,21 +71,29 @@ typedef struct ptera_backend {
   /* blob stays valid for the method's lifetime. */
   ptera_status (*init)(ptera_backend_init_ctx *ctx, const void *blob, size_t blob_size,
                        const ptera_compile_spec *specs, size_t num_specs, void **out_handle);
-  /* args: the delegate's inputs then its outputs (EXECUTION.md §8.3). */
+  /* args: the delegate's inputs then its outputs (docs/EXECUTION.md §8.3). */
   ptera_status (*execute)(ptera_backend_exec_ctx *ctx, void *handle, ptera_value **args,
                           size_t nargs);
   void (*destroy)(void *handle); /* may be NULL */
 } ptera_backend;
 
-/* Registers a backend (the struct must outlive its use). ABI version outside
+/* Registers a backend (the struct must outlive its use). Not thread-safe:
+ * register before loading programs (ptera/ptera.h); init and execute may
+ * then be called from several threads at once, each with its own handle. ABI version outside
  * PTERA_BACKEND_ABI_VERSION_MIN..PTERA_BACKEND_ABI_VERSION: NotSupported; duplicate name: InvalidArgument; more than
  * PTERA_MAX_BACKENDS: OutOfResources. */
-PTERA_API ptera_status ptera_register_backend(const ptera_backend *backend);
+PTERA_API ptera_status ptera_backend_register(const ptera_backend *backend);
 
 /* Registered backends, then the built-in ones (XnnpackBackend). */
 PTERA_API size_t ptera_backend_count(void);
 PTERA_API const ptera_backend *ptera_backend_at(size_t index);
-PTERA_API const ptera_backend *ptera_find_backend(const char *name, size_t name_len);
+PTERA_API const ptera_backend *ptera_backend_find(const char *name, size_t name_len);
+
+/* The names before 0.2 (ptera_<object>_<verb> since), kept for one release. */
+PTERA_API PTERA_DEPRECATED("use ptera_backend_register") ptera_status
+ptera_register_backend(const ptera_backend *backend);
+PTERA_API PTERA_DEPRECATED("use ptera_backend_find") const ptera_backend *
+ptera_find_backend(const char *name, size_t name_len);
 
 #ifdef __cplusplus
 }

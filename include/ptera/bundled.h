@@ -1,5 +1,5 @@
 /* ptera — bundled programs (.bpte): a program with test inputs and expected
- * outputs per method (BUNDLED.md). */
+ * outputs per method (docs/BUNDLED.md). */
 #ifndef PTERA_BUNDLED_H
 #define PTERA_BUNDLED_H
 

@@ -17,7 +17,7 @@ extern "C" {
 typedef struct ptera_kernel_ctx ptera_kernel_ctx;
 
 /* args holds nargs value pointers in schema order followed by the return
- * slot (EXECUTION.md §7.1). A kernel validates its arguments, resizes its
+ * slot (docs/EXECUTION.md §7.1). A kernel validates its arguments, resizes its
  * outputs, computes, and returns PTERA_OK or a status set with
  * ptera_kernel_fail. Kernels never allocate from the heap; scratch comes
  * from ptera_kernel_temp. */
@@ -94,9 +94,9 @@ typedef struct ptera_kernel_def {
   ptera_kernel_prepare_fn prepare; /* may be NULL */
 } ptera_kernel_def;
 
-/* Like ptera_register_kernels, for kernels with a prepare step. A def with
+/* Like ptera_kernel_register, for kernels with a prepare step. A def with
  * another abi_version gives NotSupported. */
-PTERA_API ptera_status ptera_register_kernel_defs(const ptera_kernel_def *defs, size_t count);
+PTERA_API ptera_status ptera_kernel_register_defs(const ptera_kernel_def *defs, size_t count);
 
 typedef struct ptera_kernel_entry {
   const char *name; /* "ns::op.overload" or "ns::op" */
@@ -104,17 +104,26 @@ typedef struct ptera_kernel_entry {
 } ptera_kernel_entry;
 
 /* Adds user kernels (for custom ops) ahead of the built-in table. The array
- * must outlive every method loaded afterwards. Duplicate names give
+ * must outlive every method loaded afterwards. Not thread-safe: register
+ * before loading programs (ptera/ptera.h). Duplicate names give
  * RegistrationAlreadyRegistered; a full registry gives
  * RegistrationExceedingMaxKernels. */
-PTERA_API ptera_status ptera_register_kernels(const ptera_kernel_entry *entries, size_t count);
+PTERA_API ptera_status ptera_kernel_register(const ptera_kernel_entry *entries, size_t count);
 
 /* Looks a kernel up by its full name; NULL if none. */
-PTERA_API ptera_kernel_fn ptera_find_kernel(const char *name, size_t name_len);
+PTERA_API ptera_kernel_fn ptera_kernel_find(const char *name, size_t name_len);
 
 /* Built-in and user kernels, for listing (index 0..count-1). */
 PTERA_API size_t ptera_kernel_count(void);
 PTERA_API const char *ptera_kernel_name(size_t index);
+
+/* The names before 0.2 (ptera_<object>_<verb> since), kept for one release. */
+PTERA_API PTERA_DEPRECATED("use ptera_kernel_register") ptera_status
+ptera_register_kernels(const ptera_kernel_entry *entries, size_t count);
+PTERA_API PTERA_DEPRECATED("use ptera_kernel_register_defs") ptera_status
+ptera_register_kernel_defs(const ptera_kernel_def *defs, size_t count);
+PTERA_API PTERA_DEPRECATED("use ptera_kernel_find") ptera_kernel_fn
+ptera_find_kernel(const char *name, size_t name_len);
 
 #ifdef __cplusplus
 }

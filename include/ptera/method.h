@@ -15,9 +15,13 @@
 extern "C" {
 #endif
 
+/* Used by one thread at a time; different methods run concurrently
+ * (ptera/ptera.h). */
 typedef struct ptera_method ptera_method;
 
+/* A sized struct (ptera/export.h): initialise with PTERA_METHOD_OPTIONS_INIT. */
 typedef struct ptera_method_options {
+  size_t struct_size;               /* sizeof(ptera_method_options) */
   const ptera_allocator *allocator; /* NULL: the program's */
   /* Caller-supplied planned buffers (one per ptera_method_info
    * num_planned_buffers, each at least its size, 16-byte aligned), or NULL
@@ -36,7 +40,10 @@ typedef struct ptera_method_options {
   ptera_threadpool *threadpool;
   /* PTERA_METHOD_* bits; 0 = the defaults. */
   uint32_t flags;
+  /* version 1 ends here */
 } ptera_method_options;
+
+#define PTERA_METHOD_OPTIONS_INIT PTERA_STRUCT_INIT(ptera_method_options)
 
 /* Runs every instruction as written: no load-time fusion of instruction
  * groups into one kernel (fused groups show in profiles as "fused:..."). */
@@ -101,15 +108,21 @@ typedef void (*ptera_instr_hook)(void *user, const ptera_instr_event *ev);
  * call back into this method. */
 PTERA_API void ptera_method_set_instr_hook(ptera_method *method, ptera_instr_hook hook, void *user);
 
+/* A sized struct (ptera/export.h): initialise with PTERA_METHOD_MEMORY_INIT. */
 typedef struct ptera_method_memory {
+  size_t struct_size;   /* sizeof(ptera_method_memory) */
   size_t arena_bytes;   /* method metadata (values, tables) */
   size_t planned_bytes; /* memory-planned buffers (the library's or the caller's) */
   size_t temp_bytes;    /* kernel scratch arena, sized from the largest declared workspace */
   size_t packed_bytes;  /* prepare-time allocations (packed weights) of kernels, and what
                          * delegates hold from their init allocator */
+  /* version 1 ends here */
 } ptera_method_memory;
 
-/* What a loaded method holds; InvalidState when it did not load. */
+#define PTERA_METHOD_MEMORY_INIT PTERA_STRUCT_INIT(ptera_method_memory)
+
+/* What a loaded method holds; InvalidState when it did not load,
+ * InvalidArgument for a bad struct_size. */
 PTERA_API ptera_status ptera_method_get_memory(const ptera_method *method, ptera_method_memory *out);
 
 #ifdef __cplusplus

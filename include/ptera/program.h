@@ -14,16 +14,22 @@
 extern "C" {
 #endif
 
+/* Shareable across threads once loaded (the rules are in ptera/ptera.h). */
 typedef struct ptera_program ptera_program;
 
-/* Limits a loader enforces; zero fields take the defaults below. */
+/* Limits a loader enforces; zero fields take the defaults below. A sized
+ * struct (ptera/export.h): initialise with PTERA_LOAD_OPTIONS_INIT. */
 typedef struct ptera_load_options {
+  size_t struct_size;               /* sizeof(ptera_load_options) */
   const ptera_allocator *allocator; /* NULL: platform default */
   uint64_t max_file_size;           /* default 4 GiB */
   uint64_t max_planned_bytes;       /* per method, default 8 GiB */
   uint32_t max_values;              /* per method, default 16M */
   uint32_t max_instructions;        /* per method, default 16M */
+  /* version 1 ends here */
 } ptera_load_options;
+
+#define PTERA_LOAD_OPTIONS_INIT PTERA_STRUCT_INIT(ptera_load_options)
 
 #define PTERA_DEFAULT_MAX_FILE_SIZE (4ull << 30)
 #define PTERA_DEFAULT_MAX_PLANNED_BYTES (8ull << 30)
@@ -69,7 +75,9 @@ PTERA_API const ptera_named_data *ptera_program_named_data(const ptera_program *
 PTERA_API size_t ptera_program_method_count(const ptera_program *program);
 PTERA_API const char *ptera_program_method_name(const ptera_program *program, size_t index);
 
+/* A sized struct (ptera/export.h): initialise with PTERA_METHOD_INFO_INIT. */
 typedef struct ptera_method_info {
+  size_t struct_size; /* sizeof(ptera_method_info) */
   const char *name;
   size_t num_inputs;
   size_t num_outputs;
@@ -78,10 +86,15 @@ typedef struct ptera_method_info {
   size_t num_operators;
   size_t num_delegates;
   size_t num_values;
+  /* version 1 ends here */
 } ptera_method_info;
 
-/* Input or output description. */
+#define PTERA_METHOD_INFO_INIT PTERA_STRUCT_INIT(ptera_method_info)
+
+/* Input or output description. A sized struct (ptera/export.h):
+ * initialise with PTERA_IO_INFO_INIT. */
 typedef struct ptera_io_info {
+  size_t struct_size; /* sizeof(ptera_io_info) */
   ptera_tag tag;
   /* Tensors only: */
   ptera_dtype dtype;
@@ -91,9 +104,13 @@ typedef struct ptera_io_info {
   ptera_dynamism dynamism;
   bool memory_planned;
   uint64_t nbytes;
+  /* version 1 ends here */
 } ptera_io_info;
 
-/* NotFound when the method does not exist; InvalidArgument for a bad index. */
+#define PTERA_IO_INFO_INIT PTERA_STRUCT_INIT(ptera_io_info)
+
+/* NotFound when the method does not exist; InvalidArgument for a bad index
+ * or struct_size. */
 PTERA_API ptera_status ptera_program_method_info(const ptera_program *program, const char *method,
                                        ptera_method_info *out);
 PTERA_API ptera_status ptera_program_method_input(const ptera_program *program, const char *method,

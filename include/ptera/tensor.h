@@ -80,7 +80,7 @@ typedef struct ptera_tensor {
 
 /* Bytes of data (numel * element size). */
 PTERA_API size_t ptera_tensor_nbytes(const ptera_tensor *t);
-/* Recomputes strides from sizes and dim_order (EXECUTION.md §4.2). */
+/* Recomputes strides from sizes and dim_order (docs/EXECUTION.md §4.2). */
 PTERA_API void ptera_tensor_update_strides(ptera_tensor *t);
 /* Out-variant resize: STATIC needs equal sizes, DYNAMIC_BOUND needs the same
  * rank and numel within capacity. Returns NotSupported otherwise. */

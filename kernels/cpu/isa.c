@@ -1,6 +1,7 @@
 /* CPU detection for the fast paths (see isa.h). */
 #include "cpu/isa.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +78,9 @@ static pk_isa fit(pk_isa want) {
   return best_available();
 }
 
-static int selected = -1;
+/* Chosen on first use, which may be on several threads at once (methods run
+ * concurrently): they all compute the same value. */
+static _Atomic int selected = -1;
 
 static pk_isa from_env(void) {
   const char *e = getenv("PTERA_ISA");
@@ -88,11 +91,16 @@ static pk_isa from_env(void) {
 }
 
 pk_isa pk_isa_selected(void) {
-  if (selected < 0) selected = (int)from_env();
-  return (pk_isa)selected;
+  int s = atomic_load_explicit(&selected, memory_order_relaxed);
+  if (s < 0) {
+    s = (int)from_env();
+    atomic_store_explicit(&selected, s, memory_order_relaxed);
+  }
+  return (pk_isa)s;
 }
 
 pk_isa pk_isa_force(pk_isa isa) {
-  selected = (int)((unsigned)isa < PK_ISA_COUNT ? fit(isa) : best_available());
-  return (pk_isa)selected;
+  int s = (int)((unsigned)isa < PK_ISA_COUNT ? fit(isa) : best_available());
+  atomic_store_explicit(&selected, s, memory_order_relaxed);
+  return (pk_isa)s;
 }

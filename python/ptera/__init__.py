@@ -15,17 +15,24 @@ Run (needs numpy only; libptera through ctypes, see runtime.py):
 
 import os
 import subprocess
+import sys
 import tempfile
 
+from .errors import DynamicShapeError
 from .locate import PteraNotFound, find_library, find_ptera
 from .runtime import IOInfo, Method, Program, PteraError, version
 
 # The target op sets of `ptera compile --ops` (compiler/opset.h); the first is
 # the default: the program runs on a stock ExecuTorch executor_runner.
 OP_SETS = ("executorch-portable", "executorch-optimized", "ptera")
+# The delegates of `ptera compile --backend` (compiler/compile.h); None: all on the CPU.
+BACKENDS = ("xnnpack",)
+# The quantizations of `ptera compile --quantize` (with backend="xnnpack").
+QUANTIZE = ("8da8w",)
 
 __all__ = ["export", "write_ptg", "find_ptera", "find_library", "ExportResult", "PteraNotFound",
-           "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS"]
+           "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS", "BACKENDS", "QUANTIZE",
+           "DynamicShapeError"]
 
 
 class ExportResult:
@@ -39,19 +46,51 @@ class ExportResult:
         return "ExportResult(pte=%r, ptd=%r, ptg=%r)" % (self.pte, self.ptd, self.ptg)
 
 
-def write_ptg(module, example_inputs, path, method="forward"):
-    """Captures module and writes the .ptg to path. Returns path."""
+def _progress(text):
+    """A status line rewritten in place, on a terminal only ("" clears it)."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K" + text)
+        sys.stderr.flush()
+
+
+def write_ptg(module, example_inputs, path, method="forward", dynamic_shapes=None):
+    """Captures module and writes the .ptg to path. Returns path.
+    dynamic_shapes: see export."""
     from .capture import capture
+    from .dynamic import capture_dynamic, check_data_dependent
     from .opmap import decompositions, to_ptg
-    cap = capture(module, example_inputs, method=method, decompositions=decompositions())
+    kw = {"method": method, "decompositions": decompositions()}
+    if dynamic_shapes is not None:
+        cap = capture_dynamic(capture, module, example_inputs, dynamic_shapes, **kw)
+    else:
+        cap = capture(module, example_inputs, **kw)
+        check_data_dependent(cap)
     to_ptg(cap, method_name=method).write(path)
     return path
 
 
 def export(module, example_inputs, path, external_weights=None, weight_keys="fqn",
-           method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable"):
+           method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable",
+           backend=None, quantize=None, dynamic_shapes=None):
     """Captures module.<method>(*example_inputs), writes a .ptg and runs
-    `ptera compile <ptg> <path> --ops OPS [--external-weights <ptd>] [--weight-keys K]`.
+    `ptera compile <ptg> <path> --ops OPS [--backend B] [--external-weights <ptd>]
+    [--weight-keys K]`.
+
+    backend: None (every operator on the CPU) or one of BACKENDS: "xnnpack"
+    lowers what XNNPACK runs to the XnnpackBackend delegate (weights as
+    named data, or in the .ptd with external_weights); the rest stays on the
+    CPU under ops.
+
+    quantize: None or one of QUANTIZE (needs backend="xnnpack"): "8da8w"
+    gives every FullyConnected int8 per-channel weights and an input
+    quantized per row at run time (compiler/to_xnnpack.h).
+
+    dynamic_shapes: per example input, None or {dim: (min, max)} (or max, or
+    a torch.export.Dim): those dims take any size in the range at run time;
+    the tensors that depend on them are DYNAMIC_BOUND, planned at the
+    maximum (ptera/dynamic.py). A graph that cannot be written so, or an
+    operator whose output shape depends on input values, raises
+    DynamicShapeError.
 
     ops: the target op set, one of OP_SETS (default executorch-portable: the
     program runs on stock ExecuTorch; executorch-optimized adds ExecuTorch's
@@ -62,6 +101,11 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     path, removed afterwards). Returns an ExportResult."""
     if ops not in OP_SETS:
         raise ValueError("ops must be one of %s, not %r" % (", ".join(OP_SETS), ops))
+    if backend is not None and backend not in BACKENDS:
+        raise ValueError("backend must be None or one of %s, not %r" % (", ".join(BACKENDS), backend))
+    if quantize is not None and (quantize not in QUANTIZE or backend != "xnnpack"):
+        raise ValueError("quantize must be None or one of %s with backend='xnnpack', not %r"
+                         % (", ".join(QUANTIZE), quantize))
     exe = ptera_bin or find_ptera()
     out_dir = os.path.dirname(os.path.abspath(path))
     if keep_ptg:
@@ -70,18 +114,26 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
         fd, ptg_path = tempfile.mkstemp(suffix=".ptg", prefix=".ptera-", dir=out_dir)
         os.close(fd)
     try:
-        write_ptg(module, example_inputs, ptg_path, method=method)
+        _progress("ptera.export: capturing %s" % type(module).__name__)
+        write_ptg(module, example_inputs, ptg_path, method=method, dynamic_shapes=dynamic_shapes)
+        _progress("ptera.export: compiling %s" % path)
         cmd = [exe, "compile", ptg_path, path, "--ops", ops]
+        if backend:
+            cmd += ["--backend", backend]
+        if quantize:
+            cmd += ["--quantize", quantize]
         if external_weights:
             cmd += ["--external-weights", external_weights]
             if weight_keys:
                 cmd += ["--weight-keys", weight_keys]
         p = subprocess.run(cmd, capture_output=True, text=True)
+        _progress("")
         report = p.stdout + p.stderr
         if p.returncode != 0:
             raise RuntimeError("ptera compile failed (exit %d): %s\n%s"
                                % (p.returncode, " ".join(cmd), report))
     finally:
+        _progress("")
         if not keep_ptg and os.path.exists(ptg_path):
             os.unlink(ptg_path)
     return ExportResult(path, external_weights, ptg_path if keep_ptg else None, report)

@@ -28,6 +28,7 @@ class Captured:
         self.mutated = mutated        # placeholder node names written by a trailing copy_
         self.constants = constants    # get_attr target -> tensor (lifted constants)
         self.num_outputs = num_outputs
+        self.dynamic = set()          # node names whose tensors are DYNAMIC_BOUND (dynamic.py)
 
 
 class _Recorder(torch.fx.Interpreter):

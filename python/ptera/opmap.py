@@ -488,7 +488,7 @@ class Lowerer:
             if n.op == "placeholder":
                 role, key, t = c.roles[n.name]
                 if role == "input":
-                    vid = self._new_tensor(t)
+                    vid = self._new_tensor(t, dyn="bound" if n.name in c.dynamic else None)
                     inputs[key] = vid
                 elif role in ("param", "buffer") and n.name in c.mutated:
                     vid = self._new_tensor(t, buffer=_tensor_bytes(t), fqn=key)
@@ -582,9 +582,10 @@ class Lowerer:
             args.append(self._encode(v, a, kinds, like))
         outs = [a for a in schema.arguments if is_out(a)]
         result = self.c.values[n.name]
+        dyn = "bound" if n.name in self.c.dynamic else None
         written = set()
         if len(outs) == 1 and "List" in str(outs[0].type):
-            ids = [self._new_tensor(r) for r in result]
+            ids = [self._new_tensor(r, dyn=dyn) for r in result]
             written.add(len(args))
             args.append(self.m.tensors(ids))
             self.env[n.name] = ids
@@ -593,7 +594,7 @@ class Lowerer:
             if len(res) != len(outs):
                 raise UnsupportedOp("%s returns %d tensors but %s has %d out arguments"
                                     % (op_name(tgt), len(res), target, len(outs)))
-            ids = [self._new_tensor(r) for r in res]
+            ids = [self._new_tensor(r, dyn=dyn) for r in res]
             for i in ids:
                 written.add(len(args))
                 args.append(i)

@@ -12,12 +12,18 @@ buffers) carries over from one call to the next; call prog.method() again for
 a fresh instance. Every failure raises PteraError with the status name
 (ExecuTorch's numbering) and the library's message.
 
-threads: the number of threads a method's kernels may use. libptera runs
-single-threaded until its thread pool (ptera_threadpool_create) exists;
-until then threads=None or 1 is accepted and any other count raises
-PteraError(NotSupported)."""
+threads: Program(path, threads=N) starts one libptera thread pool
+(ptera_threadpool_create) of N threads, the caller's included, that every
+method of the program shares: None or 1 runs kernels on the calling thread
+only, 0 takes one thread per online core. A libptera built with
+PTERA_THREADS=OFF runs every loop inline whatever N is.
+
+Threads (libptera's contract, ptera/ptera.h): a Program may be used from
+several Python threads at once, each calling its own Method; one Method must
+not be called from two threads at the same time (calls release the GIL)."""
 import ctypes
 import threading
+import weakref
 
 import numpy as np
 
@@ -55,18 +61,33 @@ class _Value(ctypes.Structure):
     _fields_ = [("tag", ctypes.c_uint8), ("u", _ValueU)]
 
 
-class _MethodInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("num_inputs", ctypes.c_size_t),
+# Sized structs (ptera/export.h): struct_size first, set to the size this
+# binding was written for; the library reads or fills only that much.
+class _Sized(ctypes.Structure):
+    def __init__(self, **kw):
+        super().__init__(struct_size=ctypes.sizeof(self), **kw)
+
+
+class _MethodInfo(_Sized):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("name", ctypes.c_char_p),
+                ("num_inputs", ctypes.c_size_t),
                 ("num_outputs", ctypes.c_size_t), ("num_planned_buffers", ctypes.c_size_t),
                 ("num_instructions", ctypes.c_size_t), ("num_operators", ctypes.c_size_t),
                 ("num_delegates", ctypes.c_size_t), ("num_values", ctypes.c_size_t)]
 
 
-class _IOInfo(ctypes.Structure):
-    _fields_ = [("tag", ctypes.c_int), ("dtype", ctypes.c_int), ("dim", ctypes.c_size_t),
+class _IOInfo(_Sized):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("tag", ctypes.c_int), ("dtype", ctypes.c_int),
+                ("dim", ctypes.c_size_t),
                 ("sizes", ctypes.c_int32 * MAX_DIM), ("dim_order", ctypes.c_uint8 * MAX_DIM),
                 ("dynamism", ctypes.c_int), ("memory_planned", ctypes.c_bool),
                 ("nbytes", ctypes.c_uint64)]
+
+
+class _MethodOptions(_Sized):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("allocator", ctypes.c_void_p),
+                ("planned_buffers", ctypes.c_void_p), ("num_planned_buffers", ctypes.c_size_t),
+                ("temp_size", ctypes.c_size_t), ("threadpool", ctypes.c_void_p)]
 
 
 _lib = None
@@ -94,7 +115,10 @@ def _load():
             "ptera_program_method_info": (st, [P, C, ctypes.POINTER(_MethodInfo)]),
             "ptera_program_method_input": (st, [P, C, S, ctypes.POINTER(_IOInfo)]),
             "ptera_program_method_output": (st, [P, C, S, ctypes.POINTER(_IOInfo)]),
-            "ptera_method_create": (st, [P, C, P, ctypes.POINTER(P)]),
+            "ptera_method_create": (st, [P, C, ctypes.POINTER(_MethodOptions), ctypes.POINTER(P)]),
+            "ptera_threadpool_create": (st, [S, P, ctypes.POINTER(P)]),
+            "ptera_threadpool_destroy": (None, [P]),
+            "ptera_threadpool_size": (S, [P]),
             "ptera_method_destroy": (None, [P]),
             "ptera_method_errmsg": (C, [P]),
             "ptera_method_input_count": (S, [P]),
@@ -165,16 +189,23 @@ class IOInfo:
 
 
 class Program:
-    """A loaded .pte (data: .ptd files to attach, in order)."""
+    """A loaded .pte (data: .ptd files to attach, in order; threads: the
+    size of the thread pool its methods share, see the module's note)."""
 
     def __init__(self, path, data=(), threads=None):
         lib = _load()
-        if threads not in (None, 1) and not hasattr(lib, "ptera_threadpool_create"):
-            raise PteraError(0x10, "threads=%r: this libptera (%s) has no thread pool; it runs "
-                             "single-threaded" % (threads, version()))
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                    or threads < 0):
+            raise ValueError("threads must be None or an int >= 0, not %r" % (threads,))
         self._lib = lib
-        self.threads = threads
         self._h = ctypes.c_void_p()
+        self._pool = ctypes.c_void_p()
+        self._methods = weakref.WeakSet()
+        if threads not in (None, 1):
+            st = lib.ptera_threadpool_create(threads, None, ctypes.byref(self._pool))
+            if st != 0:
+                raise PteraError(st, "cannot start a pool of %d threads" % threads)
+        self.threads = lib.ptera_threadpool_size(self._pool)
         st = lib.ptera_program_load_file(str(path).encode(), None, ctypes.byref(self._h))
         if st != 0:
             msg = _text(lib.ptera_program_errmsg(self._h))
@@ -223,9 +254,16 @@ class Program:
         return Method(self, name)
 
     def close(self):
+        """Closes the methods loaded from this program, then the program and
+        its thread pool."""
+        for m in list(getattr(self, "_methods", ())):
+            m.close()
         if getattr(self, "_h", None) and self._h.value:
             self._lib.ptera_program_destroy(self._h)
         self._h = ctypes.c_void_p()
+        if getattr(self, "_pool", None) and self._pool.value:
+            self._lib.ptera_threadpool_destroy(self._pool)
+        self._pool = ctypes.c_void_p()
 
     def __enter__(self):
         return self
@@ -255,11 +293,13 @@ class Method:
         self.inputs = program.method_inputs(name)
         self.outputs = program.method_outputs(name)
         self._h = ctypes.c_void_p()
-        st = lib.ptera_method_create(program._h, name.encode(), None, ctypes.byref(self._h))
+        opts = _MethodOptions(threadpool=program._pool.value)
+        st = lib.ptera_method_create(program._h, name.encode(), ctypes.byref(opts), ctypes.byref(self._h))
         if st != 0:
             msg = _text(lib.ptera_method_errmsg(self._h))
             self.close()
             raise PteraError(st, msg)
+        program._methods.add(self)
         self._keep = []  # inputs the method points at until the next call
         self._out_buffers = []
         for k in range(lib.ptera_method_output_count(self._h)):

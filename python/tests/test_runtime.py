@@ -9,6 +9,7 @@ PTERA_ZOO_SKIP_HEAVY=1 keeps the small models (as the zoo test does)."""
 import copy
 import os
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -135,11 +136,55 @@ def test_errors_are_exceptions_with_status_names(tmp_path):
     assert e.value.name in ("InvalidArgument", "NotSupported")
 
 
-def test_threads_and_version():
+def test_version():
     assert ptera.version().count(".") == 2
-    prog_path = corpus("pytorch+executorch__add.pte")
-    ptera.Program(prog_path, threads=1)
-    if not hasattr(ptera.runtime._load(), "ptera_threadpool_create"):
-        with pytest.raises(ptera.PteraError) as e:
-            ptera.Program(prog_path, threads=4)
-        assert e.value.name == "NotSupported"
+
+
+@pytest.mark.parametrize("name", ["mlp", "digits"])
+def test_threads_match_eager(name, exported):
+    """threads=N: the program's methods share a pool of N threads (the
+    kernels' parallel loops split over it); the outputs still equal eager."""
+    pte, module, runs = exported(name)
+    refs = zoo.eager_references(name, copy.deepcopy(module), runs)
+    with ptera.Program(pte, threads=4) as prog:
+        assert prog.threads in (1, 4)  # 1: a libptera built with PTERA_THREADS=OFF
+        fwd = prog.method()
+        for inputs, ref in zip(runs, refs):
+            for got, want in zip(fwd(*inputs), ref):
+                close(got, want)
+
+
+def test_one_program_many_python_threads(exported):
+    """One Program shared by four Python threads, each calling its own
+    Method (libptera's thread contract; calls release the GIL)."""
+    pte, module, runs = exported("digits")
+    ref = zoo.eager_references("digits", copy.deepcopy(module), runs)[0]
+    prog = ptera.Program(pte, threads=2)
+    errors = []
+
+    def work():
+        try:
+            fwd = prog.method()
+            for _ in range(3):
+                for got, want in zip(fwd(*runs[0]), ref):
+                    close(got, want)
+        except Exception as e:  # reported below, in the test's thread
+            errors.append(e)
+
+    workers = [threading.Thread(target=work) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    prog.close()
+    assert not errors, errors
+
+
+def test_thread_counts_are_checked():
+    path = corpus("pytorch+executorch__add.pte")
+    assert ptera.Program(path).threads == 1
+    assert ptera.Program(path, threads=1).threads == 1
+    assert ptera.Program(path, threads=0).threads >= 1  # one per online core
+    for bad in (-1, 2.5, "4", True):
+        with pytest.raises(ValueError):
+            ptera.Program(path, threads=bad)

@@ -18,7 +18,7 @@ static void default_free(void *ud, void *p) {
 
 static const ptera_allocator default_allocator = {default_alloc, default_free, NULL};
 
-const ptera_allocator *ptera_default_allocator(void) { return &default_allocator; }
+const ptera_allocator *ptera_allocator_default(void) { return &default_allocator; }
 
 void *pt_alloc(const ptera_allocator *a, size_t size, size_t align) {
   if (!a) a = &default_allocator;

@@ -89,6 +89,22 @@ PT_FUNC uint16_t pt_float_to_half(float f);
 PT_FUNC float pt_bf16_to_float(uint16_t h);
 PT_FUNC uint16_t pt_float_to_bf16(float f);
 
+/* Sized structs (ptera/export.h): the caller's struct, whose first member
+ * is its size_t struct_size, against the library's. PT_SIZE_THROUGH gives a
+ * version's size (offset past its last member). */
+#define PT_SIZE_THROUGH(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
+/* Reads the caller's options src into dst (the library's dst_size-byte
+ * struct): zero-fills dst, copies what both know and sets dst's struct_size
+ * to dst_size. InvalidArgument when src's struct_size is below min_size;
+ * NotSupported when src is longer than dst_size with a non-zero byte past
+ * it. type names the struct in the message set in err. */
+PT_FUNC ptera_status pt_struct_in(void *dst, size_t dst_size, const void *src, size_t min_size,
+                                  const char *type, pt_err *err);
+/* Writes the library's src (src_size bytes, its struct_size ignored) into
+ * the caller's dst: min(dst's struct_size, src_size) bytes, leaving dst's
+ * struct_size. InvalidArgument when dst's struct_size is below min_size. */
+PT_FUNC ptera_status pt_struct_out(void *dst, const void *src, size_t src_size, size_t min_size);
+
 /* numel of sizes with overflow check; false on overflow or a negative size. */
 PT_FUNC bool pt_numel(const int32_t *sizes, size_t dim, uint64_t *out);
 

@@ -17,15 +17,22 @@ struct ptera_bundled {
 ptera_status ptera_bundled_load_file(const char *path, const ptera_load_options *options,
                                      ptera_bundled **out) {
   if (!out) return PTERA_INVALID_ARGUMENT;
-  const ptera_allocator *a = options ? options->allocator : NULL;
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
+  pt_err err = {PTERA_OK, ""};
+  ptera_status st = options ? pt_struct_in(&o, sizeof o, options, PR_LOAD_OPTIONS_V1_SIZE,
+                                           "ptera_load_options", &err)
+                            : PTERA_OK;
+  const ptera_allocator *a = o.allocator;
   ptera_bundled *b = pt_calloc(a, 1, sizeof *b, 16);
   *out = b;
   if (!b) return PTERA_MEMORY_ALLOCATION_FAILED;
   b->allocator = a;
+  b->err = err;
   pt_arena_init(&b->arena, a);
-  uint64_t max = options && options->max_file_size ? options->max_file_size : PTERA_DEFAULT_MAX_FILE_SIZE;
+  if (st != PTERA_OK) return st;
+  uint64_t max = o.max_file_size ? o.max_file_size : PTERA_DEFAULT_MAX_FILE_SIZE;
   if (!path) return pt_fail(&b->err, PTERA_INVALID_ARGUMENT, "no path given");
-  ptera_status st = pr_bytes_map_file(&b->bytes, path, max, a, &b->err);
+  st = pr_bytes_map_file(&b->bytes, path, max, a, &b->err);
   if (st != PTERA_OK) return st;
   st = pf_bpte_parse(b->bytes.data, b->bytes.size, &b->arena, &b->bpte, &b->err);
   if (st != PTERA_OK) return st;

@@ -2,7 +2,7 @@
  * kernels/fused/add_act.c (argument layout in fused/fused.h). */
 #include <stdio.h>
 
-#include "fused/fused.h"
+#include "fused.h"
 #include "runtime/fuse.h"
 
 ptera_status pr_fuse_match_add(ptera_method *m, const pf_chain *chain, uint32_t k,

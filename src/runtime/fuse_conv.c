@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "fused/fused.h"
+#include "fused.h"
 #include "runtime/fuse.h"
 
 static const char CONV[] = "aten::convolution.out", BN[] = "aten::_native_batch_norm_legit_no_training.out";

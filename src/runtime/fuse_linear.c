@@ -2,7 +2,7 @@
  * kernels/fused/linear_act.c (argument layout in fused/fused.h). */
 #include <stdio.h>
 
-#include "fused/fused.h"
+#include "fused.h"
 #include "runtime/fuse.h"
 
 ptera_status pr_fuse_match_linear(ptera_method *m, const pf_chain *chain, uint32_t k,

@@ -92,9 +92,15 @@ static size_t portable_temp_bound(const ptera_method *m) {
 static ptera_status setup_temp(ptera_method *m, const ptera_method_options *o) {
   if (o && o->temp_size) {
     m->temp_size = o->temp_size;
+    if (m->delegate_temp > m->temp_size)
+      return pt_fail(&m->err, PTERA_OUT_OF_RESOURCES,
+                     "method '%s': a delegate needs %zu bytes of scratch, more than the %zu-byte temp "
+                     "arena (raise ptera_method_options.temp_size)",
+                     m->plan->name.ptr, m->delegate_temp, m->temp_size);
   } else {
     m->temp_size = portable_temp_bound(m);
     if (m->max_workspace > m->temp_size) m->temp_size = m->max_workspace;
+    if (m->delegate_temp > m->temp_size) m->temp_size = m->delegate_temp;
   }
   m->temp = pt_alloc(m->allocator, m->temp_size, 64);
   if (!m->temp)
@@ -127,17 +133,25 @@ static ptera_status method_init(ptera_method *m, const ptera_method_options *o) 
 }
 
 ptera_status ptera_method_create(ptera_program *p, const char *name,
-                                 const ptera_method_options *o, ptera_method **out) {
+                                 const ptera_method_options *options, ptera_method **out) {
   if (!out) return PTERA_INVALID_ARGUMENT;
   *out = NULL;
   if (!p) return PTERA_INVALID_ARGUMENT;
-  const ptera_allocator *a = o && o->allocator ? o->allocator : p->allocator;
+  ptera_method_options opts = PTERA_METHOD_OPTIONS_INIT;
+  pt_err err = {PTERA_OK, ""};
+  ptera_status st = options ? pt_struct_in(&opts, sizeof opts, options, PR_METHOD_OPTIONS_V1_SIZE,
+                                           "ptera_method_options", &err)
+                            : PTERA_OK;
+  const ptera_method_options *o = &opts;
+  const ptera_allocator *a = o->allocator ? o->allocator : p->allocator;
   ptera_method *m = pt_calloc(a, 1, sizeof *m, 16);
   if (!m) return PTERA_MEMORY_ALLOCATION_FAILED;
   m->program = p;
   m->allocator = a;
+  m->err = err;
   pt_arena_init(&m->arena, a);
   *out = m;
+  if (st != PTERA_OK) return st;
   if (!p->loaded)
     return pt_fail(&m->err, PTERA_INVALID_STATE, "the program did not load: %s", p->err.msg);
   m->plan = pr_find_plan(p, name);

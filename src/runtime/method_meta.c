@@ -31,16 +31,16 @@ ptera_status ptera_program_method_info(const ptera_program *p, const char *metho
   const pf_plan *plan = plan_or_fail(p, method);
   if (!plan) return PTERA_NOT_FOUND;
   if (!out) return PTERA_INVALID_ARGUMENT;
-  memset(out, 0, sizeof *out);
-  out->name = plan->name.ptr;
-  out->num_inputs = plan->ninputs;
-  out->num_outputs = plan->noutputs;
-  out->num_planned_buffers = plan->nbuffer_sizes ? plan->nbuffer_sizes - 1 : 0;
-  for (uint32_t c = 0; c < plan->nchains; c++) out->num_instructions += plan->chains[c].ninstrs;
-  out->num_operators = plan->nops;
-  out->num_delegates = plan->ndelegates;
-  out->num_values = plan->nvalues;
-  return PTERA_OK;
+  ptera_method_info info = PTERA_METHOD_INFO_INIT;
+  info.name = plan->name.ptr;
+  info.num_inputs = plan->ninputs;
+  info.num_outputs = plan->noutputs;
+  info.num_planned_buffers = plan->nbuffer_sizes ? plan->nbuffer_sizes - 1 : 0;
+  for (uint32_t c = 0; c < plan->nchains; c++) info.num_instructions += plan->chains[c].ninstrs;
+  info.num_operators = plan->nops;
+  info.num_delegates = plan->ndelegates;
+  info.num_values = plan->nvalues;
+  return pt_struct_out(out, &info, sizeof info, PR_METHOD_INFO_V1_SIZE);
 }
 
 static ptera_tag tag_of(uint8_t type) {
@@ -66,19 +66,19 @@ static ptera_status io_info(const ptera_program *p, const char *method, size_t i
   size_t n = output ? plan->noutputs : plan->ninputs;
   if (!out || index >= n) return PTERA_INVALID_ARGUMENT;
   const pf_value *v = &plan->values[output ? plan->outputs[index] : plan->inputs[index]];
-  memset(out, 0, sizeof *out);
-  out->tag = tag_of(v->type);
+  ptera_io_info io = PTERA_IO_INFO_INIT;
+  io.tag = tag_of(v->type);
   if (v->type == PF_VAL_TENSOR) {
     const pf_tensor *t = v->u.tensor;
-    out->dtype = (ptera_dtype)t->scalar_type;
-    out->dim = t->dim;
-    memcpy(out->sizes, t->sizes, sizeof out->sizes);
-    memcpy(out->dim_order, t->dim_order, sizeof out->dim_order);
-    out->dynamism = (ptera_dynamism)t->dynamism;
-    out->memory_planned = t->has_allocation || t->data_buffer_idx != 0;
-    out->nbytes = t->nbytes;
+    io.dtype = (ptera_dtype)t->scalar_type;
+    io.dim = t->dim;
+    memcpy(io.sizes, t->sizes, sizeof io.sizes);
+    memcpy(io.dim_order, t->dim_order, sizeof io.dim_order);
+    io.dynamism = (ptera_dynamism)t->dynamism;
+    io.memory_planned = t->has_allocation || t->data_buffer_idx != 0;
+    io.nbytes = t->nbytes;
   }
-  return PTERA_OK;
+  return pt_struct_out(out, &io, sizeof io, PR_IO_INFO_V1_SIZE);
 }
 
 ptera_status ptera_program_method_input(const ptera_program *p, const char *method, size_t index,

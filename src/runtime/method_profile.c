@@ -33,11 +33,12 @@ void pr_method_hook_fused(ptera_method *m, uint32_t c, uint32_t k, const char *n
 
 ptera_status ptera_method_get_memory(const ptera_method *m, ptera_method_memory *out) {
   if (!m || !out) return PTERA_INVALID_ARGUMENT;
-  memset(out, 0, sizeof *out);
-  if (!m->initialized) return PTERA_INVALID_STATE;
-  out->arena_bytes = m->arena.total;
-  for (uint32_t j = 1; j < m->nbuffers; j++) out->planned_bytes += (size_t)m->buffer_sizes[j];
-  out->temp_bytes = m->temp_size;
-  out->packed_bytes = m->packed_bytes + m->delegate_bytes;
-  return PTERA_OK;
+  ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
+  ptera_status st = pt_struct_out(out, &mem, sizeof mem, PR_METHOD_MEMORY_V1_SIZE);
+  if (st != PTERA_OK || !m->initialized) return st != PTERA_OK ? st : PTERA_INVALID_STATE;
+  mem.arena_bytes = m->arena.total;
+  for (uint32_t j = 1; j < m->nbuffers; j++) mem.planned_bytes += (size_t)m->buffer_sizes[j];
+  mem.temp_bytes = m->temp_size;
+  mem.packed_bytes = m->packed_bytes + m->delegate_bytes;
+  return pt_struct_out(out, &mem, sizeof mem, PR_METHOD_MEMORY_V1_SIZE);
 }

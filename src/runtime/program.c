@@ -3,17 +3,24 @@
 
 #include "runtime/runtime.h"
 
-static ptera_program *program_new(const ptera_load_options *options) {
-  const ptera_allocator *a = options && options->allocator ? options->allocator : NULL;
+/* A program with the caller's options (NULL: the defaults); *st is the
+ * options' check, recorded in the program's message when it fails. */
+static ptera_program *program_new(const ptera_load_options *options, ptera_status *st) {
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
+  pt_err err = {PTERA_OK, ""};
+  *st = options ? pt_struct_in(&o, sizeof o, options, PR_LOAD_OPTIONS_V1_SIZE, "ptera_load_options",
+                               &err)
+                : PTERA_OK;
+  const ptera_allocator *a = o.allocator;
   ptera_program *p = pt_calloc(a, 1, sizeof *p, 16);
   if (!p) return NULL;
   p->allocator = a;
-  if (options) p->options = *options;
+  p->options = o;
+  p->err = err;
   if (!p->options.max_file_size) p->options.max_file_size = PTERA_DEFAULT_MAX_FILE_SIZE;
   if (!p->options.max_planned_bytes) p->options.max_planned_bytes = PTERA_DEFAULT_MAX_PLANNED_BYTES;
   if (!p->options.max_values) p->options.max_values = PTERA_DEFAULT_MAX_VALUES;
   if (!p->options.max_instructions) p->options.max_instructions = PTERA_DEFAULT_MAX_INSTRUCTIONS;
-  p->options.allocator = a;
   pt_arena_init(&p->arena, a);
   p->named_data.program = p;
   return p;
@@ -60,11 +67,12 @@ ptera_status ptera_program_load_file(const char *path, const ptera_load_options 
                                      ptera_program **out) {
   if (!out) return PTERA_INVALID_ARGUMENT;
   *out = NULL;
-  ptera_program *p = program_new(options);
+  ptera_status st;
+  ptera_program *p = program_new(options, &st);
   if (!p) return PTERA_MEMORY_ALLOCATION_FAILED;
-  ptera_status st = path ? pr_bytes_map_file(&p->bytes, path, p->options.max_file_size,
-                                             p->allocator, &p->err)
-                         : pt_fail(&p->err, PTERA_INVALID_ARGUMENT, "no path given");
+  if (st != PTERA_OK) return finish_load(p, st, out);
+  st = path ? pr_bytes_map_file(&p->bytes, path, p->options.max_file_size, p->allocator, &p->err)
+            : pt_fail(&p->err, PTERA_INVALID_ARGUMENT, "no path given");
   return finish_load(p, st, out);
 }
 
@@ -72,9 +80,11 @@ ptera_status ptera_program_load_buffer(const void *data, size_t size,
                                        const ptera_load_options *options, ptera_program **out) {
   if (!out) return PTERA_INVALID_ARGUMENT;
   *out = NULL;
-  ptera_program *p = program_new(options);
+  ptera_status st;
+  ptera_program *p = program_new(options, &st);
   if (!p) return PTERA_MEMORY_ALLOCATION_FAILED;
-  ptera_status st = pr_bytes_from_buffer(&p->bytes, data, size, p->allocator, &p->err);
+  if (st != PTERA_OK) return finish_load(p, st, out);
+  st = pr_bytes_from_buffer(&p->bytes, data, size, p->allocator, &p->err);
   return finish_load(p, st, out);
 }
 
@@ -82,9 +92,10 @@ ptera_status ptera_program_load_callback(ptera_read_fn read, void *user_data, ui
                                          const ptera_load_options *options, ptera_program **out) {
   if (!out) return PTERA_INVALID_ARGUMENT;
   *out = NULL;
-  ptera_program *p = program_new(options);
+  ptera_status st;
+  ptera_program *p = program_new(options, &st);
   if (!p) return PTERA_MEMORY_ALLOCATION_FAILED;
-  ptera_status st = PTERA_OK;
+  if (st != PTERA_OK) return finish_load(p, st, out);
   if (!read || size == 0) {
     st = pt_fail(&p->err, PTERA_INVALID_ARGUMENT, "a read callback and a non-zero size are needed");
   } else if (size > p->options.max_file_size || size > SIZE_MAX) {

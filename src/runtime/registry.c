@@ -1,8 +1,7 @@
 /* Kernel and backend registries. Built-in kernels come from kernels/ops.def;
  * callers may add kernels for custom ops and backends for delegates. */
-#include "builtin.h"
-#include "builtin_backends.h"
 #include "runtime/runtime.h"
+#include "runtime/tables.h"
 
 #define PR_MAX_USER_KERNEL_TABLES 16
 
@@ -55,7 +54,7 @@ ptera_kernel_fn pr_find_kernel(const char *name, size_t len) {
   return pr_find_kernel_def(name, len, &d) ? d.run : NULL;
 }
 
-ptera_kernel_fn ptera_find_kernel(const char *name, size_t name_len) {
+ptera_kernel_fn ptera_kernel_find(const char *name, size_t name_len) {
   return name ? pr_find_kernel(name, name_len) : NULL;
 }
 
@@ -75,12 +74,12 @@ static ptera_status add_table(pr_user_table t) {
   return PTERA_OK;
 }
 
-ptera_status ptera_register_kernels(const ptera_kernel_entry *entries, size_t count) {
+ptera_status ptera_kernel_register(const ptera_kernel_entry *entries, size_t count) {
   if (!entries && count) return PTERA_INVALID_ARGUMENT;
   return add_table((pr_user_table){entries, NULL, count});
 }
 
-ptera_status ptera_register_kernel_defs(const ptera_kernel_def *defs, size_t count) {
+ptera_status ptera_kernel_register_defs(const ptera_kernel_def *defs, size_t count) {
   if (!defs && count) return PTERA_INVALID_ARGUMENT;
   return add_table((pr_user_table){NULL, defs, count});
 }
@@ -99,12 +98,12 @@ const char *ptera_kernel_name(size_t index) {
   return index < pk_builtin_kernel_count ? pk_builtin_kernels[index].name : NULL;
 }
 
-ptera_status ptera_register_backend(const ptera_backend *backend) {
+ptera_status ptera_backend_register(const ptera_backend *backend) {
   if (!backend || !backend->name || !backend->init || !backend->execute)
     return PTERA_INVALID_ARGUMENT;
   if (backend->abi_version < PTERA_BACKEND_ABI_VERSION_MIN || backend->abi_version > PTERA_BACKEND_ABI_VERSION)
     return PTERA_NOT_SUPPORTED;
-  if (ptera_find_backend(backend->name, strlen(backend->name))) return PTERA_INVALID_ARGUMENT;
+  if (ptera_backend_find(backend->name, strlen(backend->name))) return PTERA_INVALID_ARGUMENT;
   if (backend_count == PTERA_MAX_BACKENDS) return PTERA_OUT_OF_RESOURCES;
   backends[backend_count++] = backend;
   return PTERA_OK;
@@ -118,7 +117,7 @@ const ptera_backend *ptera_backend_at(size_t index) {
   return index < pb_builtin_backend_count ? pb_builtin_backends[index] : NULL;
 }
 
-const ptera_backend *ptera_find_backend(const char *name, size_t name_len) {
+const ptera_backend *ptera_backend_find(const char *name, size_t name_len) {
   for (size_t i = 0; i < backend_count; i++)
     if (name_eq(backends[i]->name, name, name_len)) return backends[i];
   for (size_t i = 0; i < pb_builtin_backend_count; i++)

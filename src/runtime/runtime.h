@@ -10,6 +10,14 @@
 #include "ptera/method.h"
 #include "ptera/program.h"
 
+/* The first version of each sized struct (ptera/export.h): the smallest
+ * struct_size the library accepts. Fixed forever once released. */
+#define PR_LOAD_OPTIONS_V1_SIZE PT_SIZE_THROUGH(ptera_load_options, max_instructions)
+#define PR_METHOD_OPTIONS_V1_SIZE PT_SIZE_THROUGH(ptera_method_options, threadpool)
+#define PR_METHOD_INFO_V1_SIZE PT_SIZE_THROUGH(ptera_method_info, num_values)
+#define PR_IO_INFO_V1_SIZE PT_SIZE_THROUGH(ptera_io_info, nbytes)
+#define PR_METHOD_MEMORY_V1_SIZE PT_SIZE_THROUGH(ptera_method_memory, packed_bytes)
+
 /* Bytes the library holds: mapped, copied, or borrowed from the caller. */
 typedef struct pr_bytes {
   const uint8_t *data;
@@ -83,6 +91,7 @@ struct ptera_method {
   struct pr_packed *packed; /* prepare-time allocations, freed at destroy */
   size_t packed_bytes;
   size_t max_workspace;     /* largest declared workspace */
+  size_t delegate_temp;     /* largest scratch a delegate's init asked for */
   ptera_threadpool *pool;   /* from the options, or NULL */
   ptera_allocator delegate_allocator; /* the method's, counting (delegate_alloc.c) */
   size_t delegate_bytes;    /* what delegates hold through it */

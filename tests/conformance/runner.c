@@ -1,5 +1,5 @@
 /* Conformance runner: reads the cases gen.py wrote (cases.txt + data.bin),
- * calls each kernel by name through ptera_find_kernel, and compares the
+ * calls each kernel by name through ptera_kernel_find, and compares the
  * outputs with per-dtype tolerances. Prints per-op counts and a coverage
  * report over ops_list.txt (OPS.md sections 1-3).
  *
@@ -398,7 +398,7 @@ static int run_case(case_state *cs) {
     LOG("MISMATCH %s %s: malformed case\n", cs->op, cs->id);
     return 0;
   }
-  ptera_kernel_fn fn = ptera_find_kernel(cs->op, strlen(cs->op));
+  ptera_kernel_fn fn = ptera_kernel_find(cs->op, strlen(cs->op));
   if (!fn) return 0;
   /* The return slot. */
   ptera_value *ret;
@@ -629,7 +629,7 @@ static void report(const char *ops_list, int *total, int *implemented, int *cove
       continue;
     }
     (*total)++;
-    int impl = ptera_find_kernel(name, strlen(name)) != NULL;
+    int impl = ptera_kernel_find(name, strlen(name)) != NULL;
     *implemented += impl;
     op_stat *s = NULL;
     for (int i = 0; i < g_nops; i++)
@@ -703,7 +703,7 @@ int main(int argc, char **argv) {
       op_stat *s = stat_for(cs.op);
       if (cs.first_dtype >= 0) s->dtypes |= 1u << cs.first_dtype;
       if (cs.expect_err) s->err_cases++;
-      if (!ptera_find_kernel(cs.op, strlen(cs.op))) {
+      if (!ptera_kernel_find(cs.op, strlen(cs.op))) {
         nmissing++;
         case_free();
         continue;
@@ -727,7 +727,7 @@ int main(int argc, char **argv) {
     printf("\n==== conformance per-op results ====\n");
     for (int i = 0; i < g_nops; i++) {
       op_stat *s = &g_ops[i];
-      int impl = ptera_find_kernel(s->name, strlen(s->name)) != NULL;
+      int impl = ptera_kernel_find(s->name, strlen(s->name)) != NULL;
       printf("%-58s %s pass %d fail %d known-fail %d%s\n", s->name, impl ? "   " : "(not implemented)",
              s->pass, s->fail, s->known_fail,
              s->known_pass ? " (known-fail cases that now pass: update gen.py)" : "");

@@ -37,7 +37,7 @@ int ptera_fuzz_bpte(const uint8_t *data, size_t size) {
       }
     }
     if (b.program.len) {
-      ptera_load_options o = {0};
+      ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
       o.max_planned_bytes = 16u << 20;
       ptera_program *p = NULL;
       st = ptera_program_load_buffer(b.program.ptr, (size_t)b.program.len, &o, &p);

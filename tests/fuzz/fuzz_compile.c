@@ -42,7 +42,7 @@ static void fzc_run(const pc_compile_result *r) {
     free(dbuf);
     return;
   }
-  ptera_load_options o = {0};
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
   o.max_planned_bytes = 16u << 20;
   o.max_values = 1u << 20;
   o.max_instructions = 1u << 20;

@@ -32,7 +32,7 @@ static ptera_status fz_init(ptera_backend_init_ctx *ctx, const void *blob, size_
   size_t nd_size;
   if (ctx->named_data && ptera_named_data_get(ctx->named_data, "fuzz", 4, &nd, &nd_size) == PTERA_OK)
     fz_touch(nd, nd_size);
-  const ptera_allocator *a = ctx->allocator ? ctx->allocator : ptera_default_allocator();
+  const ptera_allocator *a = ctx->allocator ? ctx->allocator : ptera_allocator_default();
   fz_handle *h = a->alloc(a->user_data, sizeof *h, 16);
   if (!h) {
     snprintf(ctx->message, ctx->message_size, "out of memory");
@@ -67,8 +67,8 @@ static void fz_register_backends(void) {
   if (done) return;
   done = true;
   for (size_t i = 0; i < sizeof fz_backends / sizeof fz_backends[0]; i++)
-    if (!ptera_find_backend(fz_backends[i].name, strlen(fz_backends[i].name)))
-      (void)ptera_register_backend(&fz_backends[i]);
+    if (!ptera_backend_find(fz_backends[i].name, strlen(fz_backends[i].name)))
+      (void)ptera_backend_register(&fz_backends[i]);
 }
 
 static uint64_t fz_rng;
@@ -143,7 +143,7 @@ int ptera_fuzz_load_execute(const uint8_t *data, size_t size) {
     free(dbuf);
     return 0;
   }
-  ptera_load_options o = {0};
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
   o.max_planned_bytes = 16u << 20;
   o.max_values = 1u << 16;
   o.max_instructions = 1u << 16;
@@ -161,9 +161,9 @@ int ptera_fuzz_load_execute(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < nm; i++) {
       const char *name = ptera_program_method_name(p, i);
       FZ_REQUIRE(name != NULL);
-      ptera_method_info info;
+      ptera_method_info info = PTERA_METHOD_INFO_INIT;
       if (ptera_program_method_info(p, name, &info) == PTERA_OK) {
-        ptera_io_info io;
+        ptera_io_info io = PTERA_IO_INFO_INIT;
         for (size_t k = 0; k < info.num_inputs; k++) (void)ptera_program_method_input(p, name, k, &io);
         for (size_t k = 0; k < info.num_outputs; k++) (void)ptera_program_method_output(p, name, k, &io);
       }

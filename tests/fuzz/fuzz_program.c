@@ -27,7 +27,7 @@ void fz_touch_value(const ptera_value *v) {
 
 void fz_run_method(ptera_program *p, const char *name, fz_fill_fn fill) {
   ptera_method *m = NULL;
-  ptera_method_options mo = {0};
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.temp_size = 64u << 10;
   ptera_status st = ptera_method_create(p, name, &mo, &m);
   FZ_REQUIRE(m != NULL);

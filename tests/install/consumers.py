@@ -7,7 +7,8 @@ from outside the source tree, examples/c_api/run_model.c built
   (c) by a CMake project with add_subdirectory(<ptera source>),
 and each run on corpus programs, the printed values checked against
 ExecuTorch's outputs in the corpus (expected/<file>/forward/case0), and
-ptera_version() against the CMake project version.
+ptera_version() against the CMake project version. The CMake projects also
+build examples/c_api/custom_kernel.c, run on a program calling a custom op.
 
 usage: consumers.py SOURCE_DIR BUILD_DIR CORPUS_DIR VERSION C_COMPILER
 """
@@ -144,6 +145,7 @@ def main():
 
         # (b) find_package(ptera); (c) add_subdirectory(ptera sources).
         common = ["-G", "Ninja", f"-DCMAKE_C_COMPILER={CC}"]
+        custom = []
         for label, args in (
             ("find_package", [f"-DCMAKE_PREFIX_PATH={prefix}"]),
             # Built unoptimized: this checks the build system, not the code.
@@ -155,6 +157,15 @@ def main():
             sh(["cmake", "--build", b, "-j2"])
             check_runs(f"{label} (ptera::ptera)", os.path.join(b, "run_model"), work)
             check_runs(f"{label} (ptera::ptera_static)", os.path.join(b, "run_model_static"), work)
+            custom.append(os.path.join(b, "custom_kernel"))
+        # The custom-kernel example of both projects (tests/install/custom_kernel.py).
+        r = subprocess.run([sys.executable, os.path.join(SRC, "tests", "install", "custom_kernel.py"),
+                            os.path.join(BUILD, "make_custom_op_pte"), custom[0],
+                            os.path.join(work, "custom"), *custom[1:]],
+                           capture_output=True, text=True, timeout=300)
+        print(r.stdout, end="")
+        if r.returncode != 0:
+            failures.append(f"custom_kernel example: {r.stdout}{r.stderr}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for f in failures:

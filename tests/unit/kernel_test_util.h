@@ -10,6 +10,7 @@
 #include "builtin.h"
 #include "check.h"
 #include "runtime/kernel_ctx.h"
+#include "runtime/tables.h"
 
 #define KT_POOL 256
 static ptera_tensor kt_tensors[KT_POOL];

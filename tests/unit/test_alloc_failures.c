@@ -66,7 +66,7 @@ static uint8_t io_buf[32][1 << 16];
 static void scenario(fa_state *s, const uint8_t *pte, size_t pte_size, const uint8_t *ptd,
                      size_t ptd_size, run_log *r) {
   ptera_allocator a = {fa_alloc, fa_free, s};
-  ptera_load_options o = {0};
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
   o.allocator = &a;
   o.max_planned_bytes = 64u << 20;
   memset(r, 0, sizeof *r);
@@ -80,7 +80,7 @@ static void scenario(fa_state *s, const uint8_t *pte, size_t pte_size, const uin
   if (st == PTERA_OK) {
     for (size_t i = 0; i < ptera_program_method_count(p); i++) {
       ptera_method *m = NULL;
-      ptera_method_options mo = {0};
+      ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
       mo.temp_size = 1 << 16;
       st = ptera_method_create(p, ptera_program_method_name(p, i), &mo, &m);
       step(r, st, m ? ptera_method_errmsg(m) : "(no handle)");
@@ -184,7 +184,7 @@ static unsigned xnnpack_files;
  * create the method, bind case 0, execute and verify. */
 static void bundled_scenario(fa_state *s, const char *path, run_log *r) {
   ptera_allocator a = {fa_alloc, fa_free, s};
-  ptera_load_options o = {0};
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
   o.allocator = &a;
   o.max_planned_bytes = 64u << 20;
   memset(r, 0, sizeof *r);

@@ -61,17 +61,17 @@ static int read_cb(void *ud, uint64_t off, void *dst, size_t n) {
 }
 
 static void test_load_paths(void) {
-  ptera_load_options o = {0};
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
   o.allocator = &counting;
   ptera_program *p;
   CHECK(ptera_program_load_file(pte(0, ADD_MODEL), &o, &p) == PTERA_OK);
   check_add_model(p, NULL);
-  ptera_method_info info;
+  ptera_method_info info = PTERA_METHOD_INFO_INIT;
   CHECK(ptera_program_method_info(p, "forward", &info) == PTERA_OK);
   CHECK(info.num_inputs == 1 && info.num_outputs == 1 && info.num_planned_buffers == 1);
   uint64_t bsize = 0;
   CHECK(ptera_program_method_buffer_size(p, "forward", 0, &bsize) == PTERA_OK && bsize == 32);
-  ptera_io_info io;
+  ptera_io_info io = PTERA_IO_INFO_INIT;
   CHECK(ptera_program_method_input(p, "forward", 0, &io) == PTERA_OK);
   CHECK(io.tag == PTERA_TAG_TENSOR && io.dtype == PTERA_DTYPE_FLOAT && io.dim == 1 && io.sizes[0] == 3);
   CHECK(io.memory_planned && io.nbytes == 12 && io.dynamism == PTERA_SHAPE_STATIC);
@@ -84,14 +84,14 @@ static void test_load_paths(void) {
   /* Caller-supplied planned buffer. */
   _Alignas(64) static uint8_t arena[64];
   void *bufs[1] = {arena};
-  ptera_method_options mo = {0};
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.planned_buffers = bufs;
   mo.num_planned_buffers = 1;
   check_add_model(p, &mo);
   /* With a thread pool attached, execute still allocates nothing. */
   ptera_threadpool *pool = NULL;
   CHECK(ptera_threadpool_create(2, &counting, &pool) == PTERA_OK);
-  ptera_method_options po = {0};
+  ptera_method_options po = PTERA_METHOD_OPTIONS_INIT;
   po.threadpool = pool;
   check_add_model(p, &po);
   ptera_threadpool_destroy(pool);
@@ -167,7 +167,7 @@ static void test_errors(void) {
   ptera_program_destroy(p);
 
   /* Planned memory over the caller's limit. */
-  ptera_load_options o = {0};
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
   o.max_planned_bytes = 1 << 20;
   CHECK(ptera_program_load_file(pte(0, "corey-cole+djl-executorch-engine__native_spike_med_output.pte"), &o, &p) ==
         PTERA_OK);
@@ -218,13 +218,13 @@ static void test_registries(void) {
   static const ptera_backend ok = {PTERA_BACKEND_ABI_VERSION, "TestOnlyBackend", NULL, fake_init, fake_exec, NULL};
   static const ptera_backend v1 = {1u, "TestOnlyV1Backend", NULL, fake_init, fake_exec, NULL};
   static const ptera_backend dup_builtin = {PTERA_BACKEND_ABI_VERSION, "XnnpackBackend", NULL, fake_init, fake_exec, NULL};
-  CHECK(ptera_register_backend(&bad_abi) == PTERA_NOT_SUPPORTED);
-  CHECK(ptera_register_backend(&ok) == PTERA_OK);
-  CHECK(ptera_register_backend(&ok) == PTERA_INVALID_ARGUMENT);
-  CHECK(ptera_register_backend(&v1) == PTERA_OK); /* ABI v1 backends still register */
-  CHECK(ptera_register_backend(&dup_builtin) == PTERA_INVALID_ARGUMENT);
-  CHECK(ptera_find_backend("TestOnlyBackend", 15) == &ok);
-  const ptera_backend *xnn = ptera_find_backend("XnnpackBackend", 14);
+  CHECK(ptera_backend_register(&bad_abi) == PTERA_NOT_SUPPORTED);
+  CHECK(ptera_backend_register(&ok) == PTERA_OK);
+  CHECK(ptera_backend_register(&ok) == PTERA_INVALID_ARGUMENT);
+  CHECK(ptera_backend_register(&v1) == PTERA_OK); /* ABI v1 backends still register */
+  CHECK(ptera_backend_register(&dup_builtin) == PTERA_INVALID_ARGUMENT);
+  CHECK(ptera_backend_find("TestOnlyBackend", 15) == &ok);
+  const ptera_backend *xnn = ptera_backend_find("XnnpackBackend", 14);
   CHECK(xnn && xnn->is_available && xnn->is_available()); /* built in */
   CHECK(ptera_backend_at(ptera_backend_count() - 1) == xnn);
   /* The registered backends are listed when another is missing. */
@@ -239,10 +239,10 @@ static void test_registries(void) {
   ptera_method_destroy(m);
   ptera_program_destroy(p);
 
-  CHECK(ptera_find_kernel("aten::add.out", 13) != NULL);
-  CHECK(ptera_find_kernel("aten::add.ou", 12) == NULL);
+  CHECK(ptera_kernel_find("aten::add.out", 13) != NULL);
+  CHECK(ptera_kernel_find("aten::add.ou", 12) == NULL);
   static const ptera_kernel_entry dup[] = {{"aten::add.out", NULL}};
-  CHECK(ptera_register_kernels(dup, 1) == PTERA_INVALID_ARGUMENT);
+  CHECK(ptera_kernel_register(dup, 1) == PTERA_INVALID_ARGUMENT);
   CHECK(strcmp(ptera_status_name(PTERA_OPERATOR_MISSING), "OperatorMissing") == 0);
   CHECK(strcmp(ptera_status_name((ptera_status)0x7777), "Unknown") == 0);
 }

@@ -36,7 +36,7 @@ static void run_inputs_of_ones(ptera_method *m) {
 }
 
 static void try_bytes(const uint8_t *data, size_t size) {
-  ptera_load_options o = {0};
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
   o.max_planned_bytes = 64u << 20;
   ptera_program *p;
   runs++;
@@ -47,7 +47,7 @@ static void try_bytes(const uint8_t *data, size_t size) {
     loaded++;
     for (size_t i = 0; i < ptera_program_method_count(p); i++) {
       ptera_method *m;
-      ptera_method_options mo = {0};
+      ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
       mo.temp_size = 1 << 16;
       if (ptera_method_create(p, ptera_program_method_name(p, i), &mo, &m) == PTERA_OK)
         run_inputs_of_ones(m);

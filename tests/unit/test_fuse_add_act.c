@@ -53,8 +53,7 @@ static void hook(void *user, const ptera_instr_event *ev) {
 
 static float *run(ptera_program *p, uint32_t flags, const float *a, const float *b,
                   const int32_t *as, const int32_t *bs, size_t na, size_t nb, size_t nout) {
-  ptera_method_options mo;
-  memset(&mo, 0, sizeof mo);
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.flags = flags;
   ptera_method *m = NULL;
   float *out = NULL;
@@ -127,17 +126,18 @@ static void check_case(const cfg *c) {
   int32_t a0[5] = {V_A, V_B, V_ALPHA, V_T1, V_T1}, a1[5], a2[5] = {V_Y, V_T1, V_ONE, V_Z, V_Z};
   pc_instr instrs[3];
   uint32_t ni = 0;
-  instrs[ni++] = (pc_instr){0, a0, 5};
+  instrs[ni++] = (pc_instr){0, a0, 5, false};
   if (c->act == ACT_RELU) {
     a1[0] = V_T1, a1[1] = a1[2] = V_Y;
-    instrs[ni++] = (pc_instr){1, a1, 3};
+    instrs[ni++] = (pc_instr){1, a1, 3, false};
   } else {
     a1[0] = V_T1, a1[1] = V_LO, a1[2] = V_HI, a1[3] = a1[4] = V_Y;
-    instrs[ni++] = (pc_instr){c->act == ACT_HARDTANH ? 2u : 3u, a1, 5};
+    instrs[ni++] = (pc_instr){c->act == ACT_HARDTANH ? 2u : 3u, a1, 5, false};
   }
-  if (c->t1_read) instrs[ni++] = (pc_instr){0, a2, 5};
+  if (c->t1_read) instrs[ni++] = (pc_instr){0, a2, 5, false};
   int32_t ins[2] = {V_A, V_B}, outs[1] = {c->t1_read ? V_Z : V_Y};
-  pc_method method = {"forward", v, V_NVALUES, ins, 2, outs, 1, instrs, ni, ops, 4, &bufsize, 1};
+  pc_method method = {"forward", v, V_NVALUES, ins, 2, outs, 1, instrs, ni, ops, 4, &bufsize, 1,
+                      NULL, 0};
   pc_program pr = {&method, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&pr, NULL, &size);

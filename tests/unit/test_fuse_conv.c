@@ -149,12 +149,12 @@ static uint32_t build(prog *p, const cfg *c) {
   int32_t *a = p->args[k];
   const int32_t conv[11] = {V_X, V_W, V_B, V_STRIDE, V_PAD, V_DIL, V_TR, V_OPAD, V_GROUPS, V_T1, V_T1};
   memcpy(a, conv, sizeof conv);
-  p->instrs[k++] = (pc_instr){0, p->args[0], 11};
+  p->instrs[k++] = (pc_instr){0, p->args[0], 11, false};
   int32_t cur = V_T1;
   if (c->bn) {
     const int32_t bn[11] = {V_T1, V_BW, V_BB, V_RM, V_RV, V_MOM, V_EPS, V_T2, V_S1, V_S2, V_BNLIST};
     memcpy(p->args[k], bn, sizeof bn);
-    p->instrs[k] = (pc_instr){1, p->args[k], 11};
+    p->instrs[k] = (pc_instr){1, p->args[k], 11, false};
     k++;
     cur = V_T2;
   }
@@ -163,10 +163,10 @@ static uint32_t build(prog *p, const cfg *c) {
     a = p->args[k];
     if (c->act == ACT_RELU) {
       a[0] = cur, a[1] = a[2] = V_Y;
-      p->instrs[k] = (pc_instr){2, a, 3};
+      p->instrs[k] = (pc_instr){2, a, 3, false};
     } else {
       a[0] = cur, a[1] = V_LO, a[2] = V_HI, a[3] = a[4] = V_Y;
-      p->instrs[k] = (pc_instr){c->act == ACT_HARDTANH ? 3u : 4u, a, 5};
+      p->instrs[k] = (pc_instr){c->act == ACT_HARDTANH ? 3u : 4u, a, 5, false};
     }
     k++;
     last = V_Y;
@@ -174,7 +174,7 @@ static uint32_t build(prog *p, const cfg *c) {
   if (c->neg == NEG_T1_READ || c->neg == NEG_ALIAS) {
     a = p->args[k];
     a[0] = last, a[1] = c->neg == NEG_T1_READ ? V_T1 : V_ALIAS, a[2] = V_ONE, a[3] = a[4] = V_Z;
-    p->instrs[k] = (pc_instr){5, a, 5};
+    p->instrs[k] = (pc_instr){5, a, 5, false};
     k++;
   }
   return k;
@@ -204,8 +204,7 @@ static void hook(void *user, const ptera_instr_event *ev) {
 /* Creates and runs forward on x; the outputs go to out[0..noutputs). */
 static bool run(ptera_program *prog_, uint32_t flags, ptera_threadpool *pool, const float *x,
                 const int32_t *xs, size_t nx, float **out, size_t *nout, seen *s) {
-  ptera_method_options mo;
-  memset(&mo, 0, sizeof mo);
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.flags = flags;
   mo.threadpool = pool;
   ptera_method *m = NULL;
@@ -268,7 +267,7 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
   if (c->neg == NEG_T1_OUTPUT) outs[nouts++] = V_T1;
   if (c->neg == NEG_T1_READ || c->neg == NEG_ALIAS) outs[nouts++] = V_Z;
   pc_method method = {"forward", p.values, V_NVALUES, in0, 1, outs, nouts, p.instrs, ninstrs,
-                      ops, 6, &p.bufsize, 1};
+                      ops, 6, &p.bufsize, 1, NULL, 0};
   pc_program pr = {&method, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&pr, NULL, &size);
@@ -345,7 +344,7 @@ static void alloc_failures(void) {
   uint32_t ninstrs = build(&p, &c);
   int32_t in0[1] = {V_X}, out[1] = {V_Y};
   pc_method method = {"forward", p.values, V_NVALUES, in0, 1, out, 1, p.instrs, ninstrs,
-                      ops, 6, &p.bufsize, 1};
+                      ops, 6, &p.bufsize, 1, NULL, 0};
   pc_program pr = {&method, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&pr, NULL, &size);
@@ -354,8 +353,7 @@ static void alloc_failures(void) {
   for (size_t n = 1; prog_ && n < 200; n++) {
     eu_live = eu_calls = 0;
     eu_fail_at = n;
-    ptera_method_options mo;
-    memset(&mo, 0, sizeof mo);
+    ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
     mo.allocator = &eu_tracking;
     ptera_method *m = NULL;
     ptera_status st = ptera_method_create(prog_, "forward", &mo, &m);

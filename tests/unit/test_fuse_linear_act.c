@@ -65,8 +65,7 @@ static void hook(void *user, const ptera_instr_event *ev) {
 
 static bool run(ptera_program *p, uint32_t flags, ptera_threadpool *pool, const float *x,
                 const int32_t *xs, size_t nx, float **out, size_t *nout, size_t nouts, seen *s) {
-  ptera_method_options mo;
-  memset(&mo, 0, sizeof mo);
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.flags = flags;
   mo.threadpool = pool;
   ptera_method *m = NULL;
@@ -153,22 +152,22 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
   int32_t cur = c->view ? V_V : V_T1;
   pc_instr instrs[4];
   uint32_t ni = 0;
-  instrs[ni++] = (pc_instr){0, a0, 5};
-  if (c->view) instrs[ni++] = (pc_instr){1, a1, 3};
+  instrs[ni++] = (pc_instr){0, a0, 5, false};
+  if (c->view) instrs[ni++] = (pc_instr){1, a1, 3, false};
   if (c->act == ACT_RELU) {
     a2[0] = cur, a2[1] = a2[2] = V_Y;
-    instrs[ni++] = (pc_instr){2, a2, 3};
+    instrs[ni++] = (pc_instr){2, a2, 3, false};
   } else {
     a2[0] = cur, a2[1] = V_LO, a2[2] = V_HI, a2[3] = a2[4] = V_Y;
-    instrs[ni++] = (pc_instr){c->act == ACT_HARDTANH ? 3u : 4u, a2, 5};
+    instrs[ni++] = (pc_instr){c->act == ACT_HARDTANH ? 3u : 4u, a2, 5, false};
   }
   if (c->t1_read) {
     if (c->view) a3[0] = V_T1; /* shapes must match for add: t1 + t1 */
-    instrs[ni++] = (pc_instr){5, a3, 5};
+    instrs[ni++] = (pc_instr){5, a3, 5, false};
   }
   int32_t in0[1] = {V_X}, outs[2] = {V_Y, V_Z};
   uint32_t nouts = c->t1_read ? 2 : 1;
-  pc_method method = {"forward", v, V_NVALUES, in0, 1, outs, nouts, instrs, ni, ops, 6, &bufsize, 1};
+  pc_method method = {"forward", v, V_NVALUES, in0, 1, outs, nouts, instrs, ni, ops, 6, &bufsize, 1, NULL, 0};
   pc_program pr = {&method, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&pr, NULL, &size);

@@ -368,7 +368,7 @@ static void test_strings(void) {
 static void test_huge_vectors(void) {
   prog p;
   build(&p);
-  ptera_load_options o = {0};
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
   o.max_values = 3; /* the program has 4 */
   outcome r = run_bytes(p.f.b, p.f.n, &o);
   expect_at("values over max_values", &r, LOAD, PTERA_OUT_OF_RESOURCES, "max_values");
@@ -395,7 +395,7 @@ static void test_planned_budget(void) {
   size_t size;
   uint8_t *d = read_corpus("corey-cole+djl-executorch-engine__native_spike_med_output.pte", &size);
   if (!d) return;
-  ptera_load_options o = {0};
+  ptera_load_options o = PTERA_LOAD_OPTIONS_INIT;
   o.max_planned_bytes = 256u << 20; /* the program asks for 512 MiB */
   outcome r = run_bytes(d, size, &o);
   expect_at("512 MiB planned under a 256 MiB budget", &r, CREATE, PTERA_MEMORY_ALLOCATION_FAILED,

@@ -82,7 +82,7 @@ static const float C[3] = {10.0f, 20.0f, 30.0f};
 static uint8_t *emit_program(const char *op, size_t *size) {
   static pc_value values[4];
   static const int32_t a1[3] = {0, 1, 2}, a2[3] = {2, 1, 3}, in0[1] = {0}, out3[1] = {3};
-  static const pc_instr instrs[2] = {{0, a1, 3}, {0, a2, 3}};
+  static const pc_instr instrs[2] = {{0, a1, 3, false}, {0, a2, 3, false}};
   static const int64_t bufs[1] = {48};
   static pc_operator ops[1];
   static pc_method method;
@@ -91,23 +91,23 @@ static uint8_t *emit_program(const char *op, size_t *size) {
   values[2] = eu_f3(PC_STORAGE_PLANNED, NULL, 16);
   values[3] = eu_f3(PC_STORAGE_PLANNED, NULL, 32);
   ops[0] = (pc_operator){op, "out"};
-  method = (pc_method){"forward", values, 4, in0, 1, out3, 1, instrs, 2, ops, 1, bufs, 1};
+  method = (pc_method){"forward", values, 4, in0, 1, out3, 1, instrs, 2, ops, 1, bufs, 1, NULL, 0};
   pc_program prog = {&method, 1, NULL, 0};
   return eu_emit(&prog, NULL, size);
 }
 
 static void test_registration(void) {
-  CHECK(ptera_register_kernel_defs(DEFS, 2) == PTERA_OK);
-  CHECK(ptera_register_kernel_defs(DEFS, 1) == PTERA_REGISTRATION_ALREADY_REGISTERED);
+  CHECK(ptera_kernel_register_defs(DEFS, 2) == PTERA_OK);
+  CHECK(ptera_kernel_register_defs(DEFS, 1) == PTERA_REGISTRATION_ALREADY_REGISTERED);
   ptera_kernel_def bad = {PTERA_KERNEL_ABI_VERSION + 1, "ptera_test::other.out", scaled_add_run, NULL};
-  CHECK(ptera_register_kernel_defs(&bad, 1) == PTERA_NOT_SUPPORTED);
+  CHECK(ptera_kernel_register_defs(&bad, 1) == PTERA_NOT_SUPPORTED);
   ptera_kernel_def norun = {PTERA_KERNEL_ABI_VERSION, "ptera_test::other.out", NULL, NULL};
-  CHECK(ptera_register_kernel_defs(&norun, 1) == PTERA_INVALID_ARGUMENT);
-  CHECK(ptera_register_kernel_defs(NULL, 1) == PTERA_INVALID_ARGUMENT);
+  CHECK(ptera_kernel_register_defs(&norun, 1) == PTERA_INVALID_ARGUMENT);
+  CHECK(ptera_kernel_register_defs(NULL, 1) == PTERA_INVALID_ARGUMENT);
   /* The old entry API still works and sees defs as registered names. */
   ptera_kernel_entry dup = {"ptera_test::scaled_add.out", scaled_add_run};
-  CHECK(ptera_register_kernels(&dup, 1) == PTERA_REGISTRATION_ALREADY_REGISTERED);
-  CHECK(ptera_find_kernel("ptera_test::scaled_add.out", 26) == scaled_add_run);
+  CHECK(ptera_kernel_register(&dup, 1) == PTERA_REGISTRATION_ALREADY_REGISTERED);
+  CHECK(ptera_kernel_find("ptera_test::scaled_add.out", 26) == scaled_add_run);
   bool listed = false;
   for (size_t i = 0; i < ptera_kernel_count(); i++)
     if (!strcmp(ptera_kernel_name(i), "ptera_test::failing.out")) listed = true;
@@ -115,7 +115,7 @@ static void test_registration(void) {
 }
 
 static void test_prepared_run(const uint8_t *file, size_t size) {
-  ptera_load_options lo = {0};
+  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
   lo.allocator = &eu_tracking;
   ptera_program *p = NULL;
   eu_live = eu_calls = eu_fail_at = 0;
@@ -133,7 +133,7 @@ static void test_prepared_run(const uint8_t *file, size_t size) {
   CHECK(runs_prepared == 6 && runs_unprepared == 0 && prepares == 2);
   ptera_method_destroy(m);
   /* A temp_size below the declared workspace overrides it: run fails cleanly. */
-  ptera_method_options mo = {0};
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.temp_size = WORKSPACE - 1;
   CHECK(ptera_method_create(p, "forward", &mo, &m) == PTERA_OK);
   const int32_t sizes[1] = {3};
@@ -167,7 +167,7 @@ static void test_hook_and_memory(const uint8_t *file, size_t size) {
   if (!p) return;
   ptera_method *m = NULL;
   CHECK(ptera_method_create(p, "forward", NULL, &m) == PTERA_OK);
-  ptera_method_memory mem;
+  ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
   CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK);
   CHECK(mem.planned_bytes == 48);                       /* the program's one 48-byte arena */
   CHECK(mem.packed_bytes == 2 * sizeof(packed_add));    /* one state per instruction */
@@ -191,7 +191,7 @@ static void test_hook_and_memory(const uint8_t *file, size_t size) {
   CHECK(log.n == 0);
   ptera_method_destroy(m);
   /* temp_size overrides; the portable bound applies without a workspace. */
-  ptera_method_options mo = {0};
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.temp_size = 12345;
   CHECK(ptera_method_create(p, "forward", &mo, &m) == PTERA_OK);
   CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK && mem.temp_bytes == 12345);
@@ -246,8 +246,8 @@ static void fake_destroy(void *handle) {
 static void test_delegate_memory(const char *corpus) {
   static const ptera_backend fake = {PTERA_BACKEND_ABI_VERSION, "OpenvinoBackend", NULL, fake_init,
                                      fake_exec, fake_destroy};
-  CHECK(ptera_register_backend(&fake) == PTERA_OK);
-  ptera_load_options lo = {0};
+  CHECK(ptera_backend_register(&fake) == PTERA_OK);
+  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
   lo.allocator = &eu_tracking;
   eu_live = eu_calls = eu_fail_at = 0;
   ptera_program *p = NULL;
@@ -256,7 +256,7 @@ static void test_delegate_memory(const char *corpus) {
             &lo, &p) == PTERA_OK);
   ptera_method *m = NULL;
   CHECK(ptera_method_create(p, "forward", NULL, &m) == PTERA_OK);
-  ptera_method_memory mem;
+  ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
   CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK);
   CHECK(mem.packed_bytes == sizeof(fake_handle) + 1000);
   static _Alignas(64) uint8_t io[1 << 16];
@@ -278,7 +278,7 @@ static void test_delegate_memory(const char *corpus) {
 }
 
 static void test_failing_prepare(const uint8_t *file, size_t size) {
-  ptera_load_options lo = {0};
+  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
   lo.allocator = &eu_tracking;
   ptera_program *p = NULL;
   eu_live = eu_calls = eu_fail_at = 0;
@@ -298,7 +298,7 @@ static void test_failing_prepare(const uint8_t *file, size_t size) {
  * succeed: each failure is MemoryAllocationFailed with a message and leaves
  * nothing live; some of them hit prepare. */
 static void test_alloc_failures(const uint8_t *file, size_t size) {
-  ptera_load_options lo = {0};
+  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
   lo.allocator = &eu_tracking;
   int in_prepare = 0, failures = 0;
   for (size_t n = 1; n < 10000; n++) {
@@ -379,7 +379,7 @@ static float PC[PN];
 static uint8_t *emit_par_program(size_t *size) {
   static pc_value values[3];
   static const int32_t args[3] = {0, 1, 2}, in0[1] = {0}, out2[1] = {2}, sz[1] = {PN};
-  static const pc_instr instrs[1] = {{0, args, 3}};
+  static const pc_instr instrs[1] = {{0, args, 3, false}};
   static const int64_t bufs[1] = {2 * PN * sizeof(float)};
   static const pc_operator ops[1] = {{"ptera_test::par_add", "out"}};
   static pc_method method;
@@ -392,7 +392,7 @@ static uint8_t *emit_par_program(size_t *size) {
   values[2] = eu_tensor_f(PC_STORAGE_PLANNED, 1, sz);
   values[2].u.tensor.memory_id = 1;
   values[2].u.tensor.memory_offset = PN * sizeof(float);
-  method = (pc_method){"forward", values, 3, in0, 1, out2, 1, instrs, 1, ops, 1, bufs, 1};
+  method = (pc_method){"forward", values, 3, in0, 1, out2, 1, instrs, 1, ops, 1, bufs, 1, NULL, 0};
   pc_program prog = {&method, 1, NULL, 0};
   return eu_emit(&prog, NULL, size);
 }
@@ -423,23 +423,23 @@ static void *exec_main(void *arg) {
 }
 
 static void test_threads(void) {
-  CHECK(ptera_register_kernel_defs(&PAR_DEF, 1) == PTERA_OK);
+  CHECK(ptera_kernel_register_defs(&PAR_DEF, 1) == PTERA_OK);
   size_t size = 0;
   uint8_t *file = emit_par_program(&size);
   if (!file) return;
-  ptera_load_options lo = {0};
+  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
   lo.allocator = &eu_tracking;
   eu_live = eu_calls = eu_fail_at = 0;
   ptera_program *p = NULL;
   ptera_threadpool *pool = NULL;
   CHECK(ptera_threadpool_create(3, &eu_tracking, &pool) == PTERA_OK);
   CHECK(ptera_program_load_buffer(file, size, &lo, &p) == PTERA_OK);
-  ptera_method_options mo = {0};
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.threadpool = pool;
   ptera_method *m1 = NULL, *m2 = NULL;
   CHECK(ptera_method_create(p, "forward", &mo, &m1) == PTERA_OK);
   CHECK(ptera_method_create(p, "forward", &mo, &m2) == PTERA_OK);
-  ptera_method_memory mem;
+  ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
   CHECK(ptera_method_get_memory(m1, &mem) == PTERA_OK);
   CHECK(mem.planned_bytes == 2 * PN * sizeof(float) &&
         mem.packed_bytes == sizeof(par_state) + PN * sizeof(float));

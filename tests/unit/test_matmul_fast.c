@@ -226,7 +226,7 @@ static void method_case(ptera_threadpool *pool) {
   static const int32_t xs[2] = {RM, RK}, ws[2] = {RN, RK}, bs[1] = {RN}, ys[2] = {RM, RN};
   static pc_value values[4];
   static const int32_t args[5] = {0, 1, 2, 3, 3}, in0[1] = {0}, out3[1] = {3};
-  static const pc_instr instrs[1] = {{0, args, 5}};
+  static const pc_instr instrs[1] = {{0, args, 5, false}};
   static const int64_t bufs[1] = {(RM * RK + RM * RN) * 4};
   static const pc_operator ops[1] = {{"aten::linear", "out"}};
   values[0] = eu_tensor_f(PC_STORAGE_PLANNED, 2, xs);
@@ -240,17 +240,17 @@ static void method_case(ptera_threadpool *pool) {
   values[3] = eu_tensor_f(PC_STORAGE_PLANNED, 2, ys);
   values[3].u.tensor.memory_id = 1;
   values[3].u.tensor.memory_offset = RM * RK * 4;
-  pc_method method = {"forward", values, 4, in0, 1, out3, 1, instrs, 1, ops, 1, bufs, 1};
+  pc_method method = {"forward", values, 4, in0, 1, out3, 1, instrs, 1, ops, 1, bufs, 1, NULL, 0};
   pc_program prog = {&method, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&prog, NULL, &size);
   ptera_program *p = file ? eu_load(file, size) : NULL;
-  ptera_method_options mo = {0};
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.threadpool = pool;
   ptera_method *m = NULL;
   CHECK(p && ptera_method_create(p, "forward", &mo, &m) == PTERA_OK);
   if (m) {
-    ptera_method_memory mem;
+    ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
     CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK);
     CHECK(mem.packed_bytes >= pk_gemm_f32_pack_b_size(RK, RN)); /* the weight was packed */
     for (int rep = 0; rep < 2; rep++) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "opset.h"
+#include "runtime/tables.h"
 
 #include "builtin.h"
 #include "check.h"

@@ -146,7 +146,7 @@ static ptera_status run_add(const int32_t *dims, unsigned r, float *y, int32_t *
   uint8_t *blob;
   size_t size;
   CHECK(pc_xnn_emit(v, 3, &n, 1, 2, NULL, &blob, &size) == PTERA_OK);
-  const ptera_backend *b = ptera_find_backend("XnnpackBackend", 14);
+  const ptera_backend *b = ptera_backend_find("XnnpackBackend", 14);
   ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, cap, NULL, 0, 0};
   void *h = NULL;
   ptera_status st = b->init(&ictx, blob, size, NULL, 0, &h);

@@ -27,6 +27,14 @@ int cli_error(ptera_status st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* A status line on stderr, rewritten in place, when stderr is a terminal
+ * (nothing otherwise); an empty text clears it, as cli_error does. The text
+ * is escaped. */
+void cli_progress(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 
 /* Escaping (cli_escape.c). Every string from a file or the user goes through
  * these before it is printed: printable ASCII and well-formed UTF-8 as is, a

@@ -171,8 +171,7 @@ int cli_session_open(cli_session *s, const char *model, const char *const *data,
     st = ptera_program_attach_data_file(s->program, data[i]);
     if (st != PTERA_OK) return cli_error(st, "%s", ptera_program_errmsg(s->program));
   }
-  ptera_method_options mo;
-  memset(&mo, 0, sizeof mo);
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.flags = method_flags;
   if (threads != 1) {
     st = ptera_threadpool_create(threads, NULL, &s->pool);

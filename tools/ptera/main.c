@@ -27,6 +27,7 @@ int cli_error(ptera_status st, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  cli_progress("%s", ""); /* the message replaces a progress line */
   fprintf(stderr, "ptera: %s: ", ptera_status_name(st));
   cli_put(stderr, msg, strlen(msg));
   fputc('\n', stderr);

@@ -1,0 +1,64 @@
+# The CPU kernel library: fast paths (conv, gemm, pool) and micro-kernels
+# (ukernels/<family>/<dtype>-<op>-<tile>-<isa>.c; cpu.cmake gives each its ISA flags).
+# Every .c file of this directory is listed here (paths relative to it);
+# configuring fails on one that is not (cmake/layers.cmake).
+set(SOURCES
+  conv2d.c
+  conv2d_nhwc.c
+  conv2d_pixrows.c
+  conv2d_winograd.c
+  conv_geom.c
+  gemm.c
+  isa.c
+  pool2d.c
+  vmath.c
+  ukernels/dwconv/f32-dwconv3x3s1-avx2.c
+  ukernels/dwconv/f32-dwconv3x3s1-avx512.c
+  ukernels/dwconv/f32-dwconv3x3s1-neon.c
+  ukernels/dwconv/f32-dwconv3x3s1-scalar.c
+  ukernels/dwconv/f32-dwconv3x3s2-avx2.c
+  ukernels/dwconv/f32-dwconv3x3s2-avx512.c
+  ukernels/dwconv/f32-dwconv3x3s2-neon.c
+  ukernels/dwconv/f32-dwconv3x3s2-scalar.c
+  ukernels/dwconv/f32-dwconv5x5s1-avx2.c
+  ukernels/dwconv/f32-dwconv5x5s1-avx512.c
+  ukernels/dwconv/f32-dwconv5x5s1-neon.c
+  ukernels/dwconv/f32-dwconv5x5s1-scalar.c
+  ukernels/dwconv/f32-dwconv5x5s2-avx2.c
+  ukernels/dwconv/f32-dwconv5x5s2-avx512.c
+  ukernels/dwconv/f32-dwconv5x5s2-neon.c
+  ukernels/dwconv/f32-dwconv5x5s2-scalar.c
+  ukernels/gemm/f32-gemm-14x32-avx512.c
+  ukernels/gemm/f32-gemm-1x12-neon.c
+  ukernels/gemm/f32-gemm-1x16-avx2.c
+  ukernels/gemm/f32-gemm-1x32-avx512.c
+  ukernels/gemm/f32-gemm-1x8-scalar.c
+  ukernels/gemm/f32-gemm-4x8-scalar.c
+  ukernels/gemm/f32-gemm-6x16-avx2.c
+  ukernels/gemm/f32-gemm-8x12-neon.c
+  ukernels/gemm_qs8/qs8-dot4-avx2.c
+  ukernels/gemm_qs8/qs8-dot4-scalar.c
+  ukernels/pool/f32-avgpool2d-avx2.c
+  ukernels/pool/f32-avgpool2d-avx512.c
+  ukernels/pool/f32-avgpool2d-neon.c
+  ukernels/pool/f32-avgpool2d-scalar.c
+  ukernels/pool/f32-gavgpool-avx2.c
+  ukernels/pool/f32-gavgpool-avx512.c
+  ukernels/pool/f32-gavgpool-neon.c
+  ukernels/pool/f32-gavgpool-scalar.c
+  ukernels/pool/f32-maxpool2d-s1-avx2.c
+  ukernels/pool/f32-maxpool2d-s1-avx512.c
+  ukernels/pool/f32-maxpool2d-s1-neon.c
+  ukernels/pool/f32-maxpool2d-s2-avx2.c
+  ukernels/pool/f32-maxpool2d-s2-avx512.c
+  ukernels/pool/f32-maxpool2d-s2-neon.c
+  ukernels/pool/f32-maxpool2d-scalar.c
+  ukernels/vmath/f32-vmath-avx2.c
+  ukernels/vmath/f32-vmath-avx512.c
+  ukernels/vmath/f32-vmath-neon.c
+  ukernels/vmath/f32-vmath-scalar.c
+  ukernels/winograd/f32-winograd-f23-avx2.c
+  ukernels/winograd/f32-winograd-f23-avx512.c
+  ukernels/winograd/f32-winograd-f23-neon.c
+  ukernels/winograd/f32-winograd-f23-scalar.c
+)

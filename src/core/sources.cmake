@@ -1,0 +1,13 @@
+# The core layer (errors, allocation, arenas, dtypes, version): prefix pt_.
+# Every .c file of this directory is listed here (paths relative to it);
+# configuring fails on one that is not (cmake/layers.cmake).
+set(SOURCES
+  alloc.c
+  arena.c
+  dtype.c
+  error.c
+  sized.c
+  status.c
+  tensor.c
+  version.c
+)

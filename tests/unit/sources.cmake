@@ -1,0 +1,65 @@
+# The unit tests: one test program per file (CMakeLists.txt builds and runs each
+# with the corpus directory). Every .c file here is listed (paths relative to
+# this directory); configuring fails on one that is not (cmake/layers.cmake).
+set(SOURCES
+  test_alloc_failures.c
+  test_api.c
+  test_api_evolution.c
+  test_arena.c
+  test_batch_norm_fast.c
+  test_bpte_reader.c
+  test_cli_topk.c
+  test_cm_fixed_point.c
+  test_constprop.c
+  test_conv_fast.c
+  test_conv_prepare.c
+  test_copy_fast.c
+  test_corrupt_corpus.c
+  test_dce.c
+  test_dedup.c
+  test_emit_named.c
+  test_emit_ptd.c
+  test_emit_pte.c
+  test_fast_f32.c
+  test_fold_bn.c
+  test_fuse_add_act.c
+  test_fuse_conv.c
+  test_fuse_linear.c
+  test_fuse_linear_act.c
+  test_gemm.c
+  test_hostile_programs.c
+  test_isa.c
+  test_kernel_lifecycle.c
+  test_kernels_cadence.c
+  test_kernels_elementwise.c
+  test_kernels_k1.c
+  test_kernels_k2.c
+  test_kernels_k3.c
+  test_kernels_k4.c
+  test_kernels_nn.c
+  test_kernels_opsa.c
+  test_kernels_opsb.c
+  test_kernels_quant_prim.c
+  test_kernels_reduce.c
+  test_kernels_shape.c
+  test_kernels_util.c
+  test_lower.c
+  test_matmul_fast.c
+  test_memplan.c
+  test_npy.c
+  test_opset.c
+  test_partition.c
+  test_pool_fast.c
+  test_ptd_reader.c
+  test_pte_reader.c
+  test_ptg.c
+  test_sha256.c
+  test_thread_contract.c
+  test_threadpool.c
+  test_to_xnnpack.c
+  test_view_elide.c
+  test_vmath.c
+  test_xnn_program.c
+  test_xnn_quant_init.c
+  test_xnngraph.c
+)
