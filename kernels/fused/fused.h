@@ -39,4 +39,11 @@ PT_FUNC ptera_status pk_fused_linear_prepare(ptera_kernel_prepare_ctx *ctx, pter
                                              size_t nargs);
 PT_FUNC ptera_status pk_fused_linear_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
 
+/* add -> clamp: out = clamp(self + alpha * other, min, max), NaN kept; f32
+ * tensors of one shape, no broadcasting. */
+enum { PK_FA_SELF, PK_FA_OTHER, PK_FA_ALPHA, PK_FA_MIN, PK_FA_MAX, PK_FA_OUT, PK_FA_NARGS };
+PT_FUNC ptera_status pk_fused_add_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args,
+                                          size_t nargs);
+PT_FUNC ptera_status pk_fused_add_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
+
 #endif

@@ -4,6 +4,7 @@
 # Every .c file of this directory is listed here (paths relative to it);
 # configuring fails on one that is not (cmake/layers.cmake).
 set(SOURCES
+  add_act.c
   conv_bn_act.c
   linear_act.c
 )

@@ -77,6 +77,8 @@ PT_FUNC bool pr_fuse_group_private(const ptera_method *m, uint32_t c, uint32_t k
 
 PT_FUNC ptera_status pr_fuse_match_conv(ptera_method *m, const pf_chain *chain, uint32_t k,
                                         pr_fuse_match *mt, bool *found);
+PT_FUNC ptera_status pr_fuse_match_add(ptera_method *m, const pf_chain *chain, uint32_t k,
+                                       pr_fuse_match *mt, bool *found);
 PT_FUNC ptera_status pr_fuse_match_linear(ptera_method *m, const pf_chain *chain, uint32_t k,
                                           pr_fuse_match *mt, bool *found);
 

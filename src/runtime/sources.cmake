@@ -9,6 +9,7 @@ set(SOURCES
   deprecated.c
   execute.c
   fuse.c
+  fuse_add.c
   fuse_conv.c
   fuse_linear.c
   fuse_match.c

@@ -22,6 +22,7 @@ set(SOURCES
   test_emit_pte.c
   test_fast_f32.c
   test_fold_bn.c
+  test_fuse_add_act.c
   test_fuse_conv.c
   test_fuse_linear.c
   test_fuse_linear_act.c

@@ -1,0 +1,74 @@
+/* Fused add -> relu | hardtanh | clamp (fused.h): one pass instead of two.
+ * f32, contiguous, static, all three of one shape (a broadcast declines and
+ * runs as written). Element i reads self[i] and other[i] before writing
+ * out[i], so out may be either input; an out that overlaps an input at
+ * another offset is staged in the kernel scratch. */
+#include <string.h>
+
+#include "fused/fused.h"
+#include "portable/util/pk.h"
+
+typedef struct fa_state {
+  float alpha, min, max;
+  size_t bytes;
+} fa_state;
+
+static const ptera_tensor *tensor(ptera_value **args, size_t i) {
+  return args[i]->tag == PTERA_TAG_TENSOR ? args[i]->u.tensor : NULL;
+}
+
+static bool like(const ptera_tensor *t, const ptera_tensor *ref) {
+  return t && t->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(t) &&
+         t->dynamism == PTERA_SHAPE_STATIC && t->dim == ref->dim &&
+         memcmp(t->sizes, ref->sizes, t->dim * sizeof t->sizes[0]) == 0;
+}
+
+ptera_status pk_fused_add_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
+  if (nargs != PK_FA_NARGS) return PTERA_OK;
+  const ptera_tensor *a = tensor(args, PK_FA_SELF);
+  const ptera_value *al = args[PK_FA_ALPHA];
+  if (!a || !like(a, a) || !like(tensor(args, PK_FA_OTHER), a) || !like(tensor(args, PK_FA_OUT), a) ||
+      (al->tag != PTERA_TAG_INT && al->tag != PTERA_TAG_DOUBLE) ||
+      args[PK_FA_MIN]->tag != PTERA_TAG_DOUBLE || args[PK_FA_MAX]->tag != PTERA_TAG_DOUBLE)
+    return PTERA_OK;
+  fa_state *s = ptera_kernel_prepare_alloc(ctx, sizeof *s, 16);
+  if (!s)
+    return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED, "%s: out of memory",
+                                     ptera_kernel_prepare_op_name(ctx));
+  s->alpha = (float)(al->tag == PTERA_TAG_INT ? (double)al->u.i : al->u.d);
+  s->min = (float)args[PK_FA_MIN]->u.d;
+  s->max = (float)args[PK_FA_MAX]->u.d;
+  s->bytes = a->numel * sizeof(float);
+  ptera_kernel_prepare_workspace(ctx, s->bytes + 64);
+  ptera_kernel_prepare_set_state(ctx, s);
+  return PTERA_OK;
+}
+
+/* out shares memory with t, not element for element. */
+static bool skewed(const void *out, const void *t, size_t n) {
+  uintptr_t x = (uintptr_t)out, y = (uintptr_t)t;
+  return x != y && x < y + n && y < x + n;
+}
+
+ptera_status pk_fused_add_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  const fa_state *s = ptera_kernel_state(ctx);
+  if (!s || nargs != PK_FA_NARGS)
+    return ptera_kernel_fail(ctx, PTERA_INTERNAL, "%s: not prepared", ptera_kernel_op_name(ctx));
+  const float *a = args[PK_FA_SELF]->u.tensor->data, *b = args[PK_FA_OTHER]->u.tensor->data;
+  float *out = args[PK_FA_OUT]->u.tensor->data, *dst = out;
+  size_t n = s->bytes / sizeof(float);
+  bool stage = skewed(out, a, s->bytes) || skewed(out, b, s->bytes);
+  if (stage && !(dst = ptera_kernel_temp(ctx, s->bytes, 64)))
+    return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
+                             "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",
+                             ptera_kernel_op_name(ctx), s->bytes);
+  float alpha = s->alpha, lo = s->min, hi = s->max;
+  for (size_t i = 0; i < n; i++) {
+    float v = alpha == 1.0f ? a[i] + b[i] : a[i] + alpha * b[i];
+    if (v < lo) v = lo; /* NaN compares false both ways: kept */
+    if (v > hi) v = hi;
+    dst[i] = v;
+  }
+  if (stage) memcpy(out, dst, s->bytes);
+  return PTERA_OK;
+}
