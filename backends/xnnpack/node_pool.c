@@ -57,6 +57,7 @@ void px_pool_run(px_graph *g, const pf_xnn_node *n) {
   const float *x = xv->data;
   float *y = o->data;
   int32_t *idx = n->kind == PF_XNN_ARGMAX_POOL ? g->v[n->out[1]].data : NULL;
+  if (!px_numel(o)) return; /* no outputs (the loops below would still walk the empty dims) */
   for (size_t b = 0; b < N; b++)
     for (size_t oy = 0; oy < OH; oy++)
       for (size_t ox = 0; ox < OW; ox++)
@@ -64,12 +65,13 @@ void px_pool_run(px_graph *g, const pf_xnn_node *n) {
           float acc = n->kind == PF_XNN_AVG_POOL ? 0.0f : -INFINITY;
           size_t count = 0;
           int32_t best = 0;
-          for (size_t ky = 0; ky < w.ph; ky++) {
+          size_t ky0, ky1, kx0, kx1; /* only the taps inside the input */
+          px_pool_taps(oy, w.sh, w.dh, w.pt, IH, w.ph, &ky0, &ky1);
+          px_pool_taps(ox, w.sw, w.dw, w.pl, IW, w.pw, &kx0, &kx1);
+          for (size_t ky = ky0; ky < ky1; ky++) {
             size_t iy = oy * w.sh + ky * w.dh;
-            if (iy < w.pt || iy - w.pt >= IH) continue;
-            for (size_t kx = 0; kx < w.pw; kx++) {
+            for (size_t kx = kx0; kx < kx1; kx++) {
               size_t ix = ox * w.sw + kx * w.dw;
-              if (ix < w.pl || ix - w.pl >= IW) continue;
               float v = x[((b * IH + iy - w.pt) * IW + ix - w.pl) * C + c];
               count++;
               if (n->kind == PF_XNN_AVG_POOL) {

@@ -32,16 +32,6 @@ ptera_status px_pool_quant_reshape(px_graph *g, const pf_xnn_node *n) {
   return px_set_shape(g, o, dims, 4);
 }
 
-/* The taps [k0, k1) of a k-tap window at output o (stride s, dilation d)
- * that land inside an n-long input padded by pad in front. */
-static void taps(size_t o, size_t s, size_t d, size_t pad, size_t n, size_t k, size_t *k0, size_t *k1) {
-  size_t base = o * s;
-  size_t lo = base >= pad ? 0 : (pad - base + d - 1) / d;
-  size_t hi = base >= pad + n ? 0 : (pad + n - base + d - 1) / d;
-  *k1 = hi < k ? hi : k;
-  *k0 = lo < *k1 ? lo : *k1;
-}
-
 void px_pool_quant_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *xv = &g->v[n->in[0]], *o = &g->v[n->out[0]];
   bool mx = n->kind == PF_XNN_MAX_POOL;
@@ -60,8 +50,8 @@ void px_pool_quant_run(px_graph *g, const pf_xnn_node *n) {
           int64_t acc = 0;
           size_t count = 0;
           size_t ky0, ky1, kx0, kx1;
-          taps(oy, sh, dh, pt, IH, ph, &ky0, &ky1);
-          taps(ox, sw, dw, pl, IW, pw, &kx0, &kx1);
+          px_pool_taps(oy, sh, dh, pt, IH, ph, &ky0, &ky1);
+          px_pool_taps(ox, sw, dw, pl, IW, pw, &kx0, &kx1);
           for (size_t ky = ky0; ky < ky1; ky++) {
             size_t iy = oy * sh + ky * dh - pt;
             for (size_t kx = kx0; kx < kx1; kx++) {

@@ -101,6 +101,16 @@ PT_FUNC void px_nchw_to_nhwc(const float *in, size_t n, size_t c, size_t h, size
 PT_FUNC ptera_status px_set_shape(px_graph *g, px_value *out, const size_t *dims, unsigned ndims);
 PT_FUNC ptera_status px_same_shape(px_graph *g, px_value *out, const px_value *in);
 
+/* The taps [k0, k1) of a k-tap window at output o (stride s, dilation d)
+ * that land inside an n-long input padded by pad in front. */
+static inline void px_pool_taps(size_t o, size_t s, size_t d, size_t pad, size_t n, size_t k, size_t *k0,
+                                size_t *k1) {
+  size_t base = o * s;
+  size_t lo = base >= pad ? 0 : (pad - base + d - 1) / d;
+  size_t hi = base >= pad + n ? 0 : (pad + n - base + d - 1) / d;
+  *k1 = hi < k ? hi : k;
+  *k0 = lo < *k1 ? lo : *k1;
+}
 static inline float px_clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
 /* The node table: reshape, run, prepare and widening of each node kind
