@@ -14,15 +14,18 @@
 typedef struct pr_bytes {
   const uint8_t *data;
   uint64_t size;
-  void *map;      /* munmap on release */
+  void *map;      /* pr_bytes_unmap on release */
   void *owned;    /* free on release */
   const ptera_allocator *allocator;
 } pr_bytes;
 
+/* The platform layer (src/platform/): maps a file read-only, or fails with
+ * NotSupported where the build has no file system. */
 PT_FUNC ptera_status pr_bytes_map_file(pr_bytes *b, const char *path, uint64_t max_size,
                                        const ptera_allocator *a, pt_err *err);
 PT_FUNC ptera_status pr_bytes_from_buffer(pr_bytes *b, const void *data, size_t size,
                                           const ptera_allocator *a, pt_err *err);
+PT_FUNC void pr_bytes_unmap(void *map, uint64_t size);
 PT_FUNC void pr_bytes_release(pr_bytes *b);
 
 typedef struct pr_datafile {
@@ -76,10 +79,13 @@ struct ptera_method {
   pr_delegate *delegates;
   bool *input_set;
   bool initialized;
-  /* Prepare (method_prepare.c): per-instruction state, flat over chains
-   * (chain c's instruction k at chain_base[c] + k). */
-  void **states;
+  /* Per instruction, flat over chains (chain c's instruction k at
+   * chain_base[c] + k): the argument pointers of a KERNEL or DELEGATE call,
+   * built at load (method_load.c) so that execute needs no stack array, and
+   * the state of a prepare step (method_prepare.c). */
   size_t *chain_base;
+  ptera_value ***argv;
+  void **states;
   struct pr_packed *packed; /* prepare-time allocations, freed at destroy */
   size_t packed_bytes;
   size_t max_workspace;     /* largest declared workspace */
