@@ -26,7 +26,8 @@ static ptera_status run_pass(pc_graph *g, pc_pass_fn fn, const char *what, pc_pa
 static ptera_status check_opset(const pc_graph *g, pc_opset set, pt_err *e) {
   for (uint32_t i = 0; i < g->nnodes; i++) {
     const pc_gnode *n = &g->nodes[i];
-    if (n->kind != PC_N_CALL || n->removed || pc_opset_contains(set, n->op)) continue;
+    if (n->kind != PC_N_CALL || n->removed || n->delegate || pc_opset_contains(set, n->op))
+      continue;
     const char *where = pc_opset_contains(PC_OPSET_EXECUTORCH_OPTIMIZED, n->op)
                             ? "it is in op set 'executorch-optimized'"
                         : pc_opset_contains(PC_OPSET_PTERA, n->op) ? "it is in op set 'ptera' only"
@@ -45,13 +46,22 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
   /* Weights in a .ptd under their names can be swapped after compiling. */
   g->named_consts_replaceable = o->external_weights && o->weight_keys == PC_WEIGHT_KEYS_FQN;
   g->opset = o->opset;
-  if (!o->no_fuse) st = run_pass(g, pc_fuse_linear, "linear fusion", &s->passes, e);
+  if (!o->no_fold_bn) st = run_pass(g, pc_fold_batch_norm, "batch norm folding", &s->passes, e);
+  if (st == PTERA_OK && !o->no_fuse)
+    st = run_pass(g, pc_fuse_linear, "linear fusion", &s->passes, e);
   if (st == PTERA_OK && !o->no_constprop)
     st = run_pass(g, pc_constprop, "constant propagation", &s->passes, e);
   if (st == PTERA_OK && !o->no_dedup)
     st = run_pass(g, pc_dedup_constants, "constant deduplication", &s->passes, e);
   if (st == PTERA_OK && !o->no_dce)
     st = run_pass(g, pc_dce, "dead-code elimination", &s->passes, e);
+  if (st == PTERA_OK && o->backend == PC_BACKEND_XNNPACK) {
+    pt_err_clear(&g->err);
+    st = pc_to_xnnpack(g, o->quantize, &s->xnn);
+    if (st != PTERA_OK)
+      st = pt_fail(e, st, "method '%s': lowering to XNNPACK: %s", g->name,
+                   g->err.msg[0] ? g->err.msg : ptera_status_name(st));
+  }
   if (st == PTERA_OK && !o->no_views)
     st = run_pass(g, pc_elide_views, "view elision", &s->passes, e);
   s->nodes_after = live_calls(g);
@@ -84,6 +94,8 @@ ptera_status pc_compile(pc_module *m, const pc_compile_options *options, pc_comp
   if (!m || (m->nmethods && !m->methods))
     return pt_fail(e, PTERA_INVALID_ARGUMENT, "no module to compile");
   ptera_status st = init_stats(m, out, e);
+  if (st == PTERA_OK && o->quantize != PC_XNN_QUANT_NONE && o->backend != PC_BACKEND_XNNPACK)
+    st = pt_fail(e, PTERA_INVALID_ARGUMENT, "quantizing needs the XNNPACK backend");
   for (uint32_t i = 0; i < m->nmethods && st == PTERA_OK; i++) {
     if (!m->methods[i]) st = pt_fail(e, PTERA_INVALID_ARGUMENT, "method %u is missing", i);
     else st = run_passes(m->methods[i], o, &out->methods[i], e);

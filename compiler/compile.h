@@ -1,10 +1,13 @@
 /* The compiler driver (prefix pc_): a parsed .ptg module through the
  * passes, the lowering and the emitters.
  *
- * Per method, in order: pc_fuse_linear, pc_constprop, pc_dedup_constants,
- * pc_dce, pc_elide_views (each can be turned off); then every call left must
- * be in the target op set (opset.h), else compiling fails naming the
- * operator, the node and the set; then all methods are lowered together
+ * Per method, in order: pc_fold_batch_norm, pc_fuse_linear, pc_constprop, pc_dedup_constants,
+ * pc_dce, pc_elide_views (each can be turned off; with a backend, view
+ * elision runs after the lowering to it, on the calls left on the CPU);
+ * with a backend, pc_to_xnnpack between dce and view elision; then every
+ * call left on the CPU must be in the target op set (opset.h), else
+ * compiling fails naming the operator, the node and the set; then all
+ * methods are lowered together
  * (lower.h), the .pte
  * is emitted and, with external weights, the .ptd (even when no constant
  * qualified, so the caller always gets the file it asked for). The module's
@@ -15,20 +18,29 @@
 #include "lower.h"
 #include "passes.h"
 #include "ptg.h"
+#include "to_xnnpack.h"
+
+typedef enum pc_backend {
+  PC_BACKEND_NONE = 0,   /* every call on the CPU (portable kernels) */
+  PC_BACKEND_XNNPACK = 1 /* partitions lowered to XnnpackBackend (to_xnnpack.h) */
+} pc_backend;
 
 typedef struct pc_compile_options {
   const ptera_allocator *allocator; /* NULL: default; also frees the result */
-  bool no_fuse, no_constprop, no_dedup, no_dce, no_views;
+  bool no_fold_bn, no_fuse, no_constprop, no_dedup, no_dce, no_views;
   bool external_weights;            /* constants into a .ptd (lower.h) */
   pc_weight_keys weight_keys;
   pc_opset opset;                   /* default (0): executorch-portable */
+  pc_backend backend;               /* default (0): none */
+  pc_xnn_quant quantize;            /* with the XNNPACK backend; default (0): none */
 } pc_compile_options;
 
 typedef struct pc_method_stats {
   char *name;
   uint32_t nodes_before, nodes_after; /* live CALL nodes */
-  pc_pass_stats passes;               /* folded, merged (+bytes), removed, views */
+  pc_pass_stats passes;               /* bn-folded, fused, folded, merged (+bytes), removed, views */
   pc_memplan_summary plan;            /* peak_bytes vs no_reuse_bytes */
+  pc_xnn_stats xnn;                   /* with the XNNPACK backend */
 } pc_method_stats;
 
 typedef struct pc_compile_result {

@@ -21,7 +21,9 @@ enum {
 };
 enum { EXTRA_FQN = 1, EXTRA_LOCATION = 2 };
 enum { LOCATION_EXTERNAL = 1 }; /* TensorDataLocation */
-enum { INSTR_KERNEL_CALL = 1 };
+enum { INSTR_KERNEL_CALL = 1, INSTR_DELEGATE_CALL = 2 };
+enum { DELEGATE_ID = 0, DELEGATE_PROCESSED = 1, DELEGATE_SPECS = 2 };
+enum { LOCATION_SEGMENT = 1 }; /* DataLocation */
 
 #define HEADER_LENGTH 32u
 
@@ -61,6 +63,7 @@ typedef struct emitter {
   pc_segment *segs;    /* Program.segments: constants, [mutable], named blobs */
   uint32_t nsegs;
   uint32_t *named_seg; /* per p->named[k]: its segment index */
+  uint32_t *deleg_seg; /* per delegate of every method, in order: its segment index */
   uint64_t seg_size;   /* bytes from the segment base to the end of the last segment */
   ptera_status status; /* MemoryAllocationFailed once scratch() failed */
   void *tmp;           /* scratch for converted vectors */
@@ -166,7 +169,8 @@ static ptera_status check_method(emitter *e, uint32_t mi) {
   const pc_method *m = &e->p->methods[mi];
   if (!m->name || !m->name[0]) return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method %u: no name", mi);
   if ((m->nvalues && !m->values) || (m->ninputs && !m->inputs) || (m->noutputs && !m->outputs) ||
-      (m->ninstrs && !m->instrs) || (m->nops && !m->ops) || (m->nbuffers && !m->buffer_sizes))
+      (m->ninstrs && !m->instrs) || (m->nops && !m->ops) || (m->nbuffers && !m->buffer_sizes) ||
+      (m->ndelegates && !m->delegates))
     return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': NULL array with a count", m->name);
   if (m->nvalues > INT32_MAX)
     return pt_fail(e->err, PTERA_NOT_SUPPORTED, "method '%s': too many values", m->name);
@@ -189,11 +193,17 @@ static ptera_status check_method(emitter *e, uint32_t mi) {
   for (uint32_t k = 0; k < m->nops; k++)
     if (!m->ops[k].name || !m->ops[k].name[0])
       return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': operator %u has no name", m->name, k);
+  for (uint32_t k = 0; k < m->ndelegates; k++) {
+    const pc_delegate *d = &m->delegates[k];
+    if (!d->id || !d->id[0] || (d->nbytes && !d->blob))
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s': delegate %u has no %s", m->name,
+                     k, !d->id || !d->id[0] ? "backend name" : "data");
+  }
   for (uint32_t k = 0; k < m->ninstrs; k++) {
     const pc_instr *in = &m->instrs[k];
-    if (in->op_index >= m->nops || in->op_index > INT32_MAX)
-      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' instruction %u: bad op index",
-                     m->name, k);
+    if (in->op_index >= (in->delegate ? m->ndelegates : m->nops) || in->op_index > INT32_MAX)
+      return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' instruction %u: bad %s index",
+                     m->name, k, in->delegate ? "delegate" : "op");
     if (in->nargs && !in->args)
       return pt_fail(e->err, PTERA_INVALID_ARGUMENT, "method '%s' instruction %u: no args", m->name, k);
     for (uint32_t a = 0; a < in->nargs; a++)
@@ -302,19 +312,40 @@ static uint32_t find_mutable(const emitter *e, const pc_tensor *t) {
   return 0;
 }
 
+/* The segment after `first` holding exactly (data, n), or places a new one
+ * at the next multiple of segment_alignment after *end; 0 when too large. */
+static uint32_t blob_segment(emitter *e, uint32_t first, const void *data, size_t n,
+                             uint64_t *end) {
+  for (uint32_t s = first; s < e->nsegs; s++)
+    if (e->segs[s].size == n && (n == 0 || memcmp(e->segs[s].data, data, n) == 0)) return s;
+  uint64_t off = round_up(*end, e->salign);
+  if (off < *end || !pt_add_u64(off, n, end)) return 0;
+  e->segs[e->nsegs].offset = off;
+  e->segs[e->nsegs].size = n;
+  e->segs[e->nsegs].data = data;
+  return e->nsegs++;
+}
+
 /* Program.segments (PTE.md §11): the constant segment (always, like
  * upstream), the mutable segment when there are initial values, then one
- * segment per distinct named blob (identical bytes share one), each at the
- * next multiple of segment_alignment after the previous one's end. */
+ * segment per distinct delegate blob and per distinct named blob (identical
+ * bytes share one), each at the next multiple of segment_alignment after the
+ * previous one's end. */
 static ptera_status layout_segments(emitter *e) {
   const pc_program *p = e->p;
-  uint64_t max = (uint64_t)(e->nmuts ? 2 : 1) + p->nnamed;
+  uint64_t ndeleg = 0;
+  for (uint32_t mi = 0; mi < p->nmethods; mi++) ndeleg += p->methods[mi].ndelegates;
+  uint64_t max = (uint64_t)(e->nmuts ? 2 : 1) + p->nnamed + ndeleg;
   if (max > UINT32_MAX) return pt_fail(e->err, PTERA_NOT_SUPPORTED, "too many segments");
   e->segs = pt_calloc(e->allocator, (size_t)max, sizeof *e->segs, _Alignof(pc_segment));
   if (!e->segs) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   if (p->nnamed) {
     e->named_seg = pt_calloc(e->allocator, p->nnamed, sizeof *e->named_seg, _Alignof(uint32_t));
     if (!e->named_seg) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  }
+  if (ndeleg) {
+    e->deleg_seg = pt_calloc(e->allocator, (size_t)ndeleg, sizeof *e->deleg_seg, _Alignof(uint32_t));
+    if (!e->deleg_seg) return pt_fail(e->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   }
   e->segs[0].offset = 0;
   e->segs[0].size = e->const_size;
@@ -328,26 +359,17 @@ static ptera_status layout_segments(emitter *e) {
     e->segs[1].size = e->mut_size;
     e->nsegs = 2;
   }
-  uint32_t first_named = e->nsegs;
-  for (uint32_t k = 0; k < p->nnamed; k++) {
-    const pc_named_blob *n = &p->named[k];
-    uint32_t found = 0;
-    for (uint32_t s = first_named; s < e->nsegs && !found; s++)
-      if (e->segs[s].size == n->nbytes &&
-          (n->nbytes == 0 || memcmp(e->segs[s].data, n->data, n->nbytes) == 0))
-        found = s;
-    if (found) {
-      e->named_seg[k] = found;
-      continue;
+  uint32_t first = e->nsegs, d = 0;
+  for (uint32_t mi = 0; mi < p->nmethods; mi++)
+    for (uint32_t k = 0; k < p->methods[mi].ndelegates; k++, d++) {
+      const pc_delegate *dl = &p->methods[mi].delegates[k];
+      if (!(e->deleg_seg[d] = blob_segment(e, first, dl->blob, dl->nbytes, &end)))
+        return pt_fail(e->err, PTERA_NOT_SUPPORTED, "segments too large");
     }
-    uint64_t off = round_up(end, e->salign);
-    if (off < end || !pt_add_u64(off, n->nbytes, &end))
+  first = e->nsegs;
+  for (uint32_t k = 0; k < p->nnamed; k++)
+    if (!(e->named_seg[k] = blob_segment(e, first, p->named[k].data, p->named[k].nbytes, &end)))
       return pt_fail(e->err, PTERA_NOT_SUPPORTED, "segments too large");
-    e->segs[e->nsegs].offset = off;
-    e->segs[e->nsegs].size = n->nbytes;
-    e->segs[e->nsegs].data = n->data;
-    e->named_seg[k] = e->nsegs++;
-  }
   if (end > PC_FBB_MAX_SIZE * 16ull) return pt_fail(e->err, PTERA_NOT_SUPPORTED, "segments too large");
   e->seg_size = end;
   return PTERA_OK;
@@ -449,7 +471,8 @@ evalue:
   return pc_fbb_table_end(b);
 }
 
-static pc_fbb_ref emit_method(emitter *e, const pc_method *m) {
+/* deleg_seg holds m's delegates' segments from index first. */
+static pc_fbb_ref emit_method(emitter *e, const pc_method *m, uint32_t first) {
   pc_fbb *b = &e->fbb;
   for (uint32_t k = 0; k < m->nvalues; k++) pc_fbb_push(b, emit_value(e, &m->values[k]));
   pc_fbb_ref values = pc_fbb_vec_stack(b, m->nvalues);
@@ -463,7 +486,7 @@ static pc_fbb_ref emit_method(emitter *e, const pc_method *m) {
     pc_fbb_add_ref(b, 1, args);
     pc_fbb_ref call = pc_fbb_table_end(b);
     pc_fbb_table_start(b);
-    pc_fbb_add_union(b, 0, INSTR_KERNEL_CALL, call);
+    pc_fbb_add_union(b, 0, m->instrs[k].delegate ? INSTR_DELEGATE_CALL : INSTR_KERNEL_CALL, call);
     pc_fbb_push(b, pc_fbb_table_end(b));
   }
   pc_fbb_ref instrs = pc_fbb_vec_stack(b, m->ninstrs);
@@ -486,7 +509,20 @@ static pc_fbb_ref emit_method(emitter *e, const pc_method *m) {
     pc_fbb_push(b, pc_fbb_table_end(b));
   }
   pc_fbb_ref ops = pc_fbb_vec_stack(b, m->nops);
-  pc_fbb_ref delegates = pc_fbb_vec_refs(b, NULL, 0);
+  for (uint32_t k = 0; k < m->ndelegates; k++) {
+    pc_fbb_ref id = pc_fbb_cstring(b, m->delegates[k].id);
+    pc_fbb_ref specs = pc_fbb_vec_refs(b, NULL, 0);
+    pc_fbb_table_start(b);
+    pc_fbb_add_u8(b, 0, LOCATION_SEGMENT);
+    pc_fbb_add_u32(b, 1, e->deleg_seg[first + k]);
+    pc_fbb_ref processed = pc_fbb_table_end(b);
+    pc_fbb_table_start(b);
+    pc_fbb_add_ref(b, DELEGATE_ID, id);
+    pc_fbb_add_ref(b, DELEGATE_PROCESSED, processed);
+    pc_fbb_add_ref(b, DELEGATE_SPECS, specs);
+    pc_fbb_push(b, pc_fbb_table_end(b));
+  }
+  pc_fbb_ref delegates = pc_fbb_vec_stack(b, m->ndelegates);
 
   int64_t *sizes = scratch(e, ((size_t)m->nbuffers + 1) * 8);
   if (!sizes) return 0;
@@ -509,8 +545,9 @@ static pc_fbb_ref emit_method(emitter *e, const pc_method *m) {
 
 static ptera_status emit_flatbuffer(emitter *e) {
   pc_fbb *b = &e->fbb;
-  for (uint32_t mi = 0; mi < e->p->nmethods; mi++) {
-    pc_fbb_ref r = emit_method(e, &e->p->methods[mi]);
+  for (uint32_t mi = 0, first = 0; mi < e->p->nmethods; mi++) {
+    pc_fbb_ref r = emit_method(e, &e->p->methods[mi], first);
+    first += e->p->methods[mi].ndelegates;
     if (e->status != PTERA_OK) return pt_fail(e->err, e->status, "out of memory");
     pc_fbb_push(b, r);
   }
@@ -654,6 +691,7 @@ ptera_status pc_emit_pte(const pc_program *p, const pc_emit_options *options, ui
   pt_free(e.allocator, e.muts);
   pt_free(e.allocator, e.segs);
   pt_free(e.allocator, e.named_seg);
+  pt_free(e.allocator, e.deleg_seg);
   pt_free(e.allocator, e.tmp);
   return st;
 }

@@ -18,8 +18,12 @@
  *    stored by key in the file, the way backends keep their weights.
  *
  * What the emitter writes (PTE.md §1, §3, §5, §7, §10, §11):
- *  - root Program (version 0), one ExecutionPlan per method with an empty
- *    delegates vector and non_const_buffer_sizes = [0, arena sizes...];
+ *  - root Program (version 0), one ExecutionPlan per method with its
+ *    delegates vector (possibly empty) and non_const_buffer_sizes = [0, arena
+ *    sizes...];
+ *  - delegate blobs (PTE.md §5.12): each BackendDelegate's processed data is
+ *    a segment (location SEGMENT), identical blobs sharing one, placed after
+ *    the mutable segment and before the named blobs, like upstream;
  *  - constants deduplicated by content across all methods into one constant
  *    segment: index 0 is the empty placeholder, each constant starts at a
  *    multiple of constant_alignment (default 16), zero padding between them;
@@ -40,11 +44,11 @@
  *    whole segment of its own after the constant and mutable segments
  *    (identical bytes, compared by content, share one segment);
  *  - Program.segments is therefore [constants, mutable (only with initial
- *    values), named blobs...]; each segment starts at the next multiple of
+ *    values), delegate blobs..., named blobs...]; each segment starts at the next multiple of
  *    segment_alignment (default 128) after the end of the previous one, the
  *    constant segment at 0; the gaps are zero;
  *  - when the segment data is non-empty (any constant, initial value or
- *    named blob bytes), the 32-byte "eh00" extended header after the
+ *    delegate or named blob bytes), the 32-byte "eh00" extended header after the
  *    identifier and the segments from a multiple of segment_alignment after
  *    the flatbuffer; otherwise (like upstream) no header, and the file is just
  *    the flatbuffer (zero-size segments are never read).
@@ -121,12 +125,23 @@ typedef struct pc_value {
   } u;
 } pc_value;
 
-/* One KernelCall: operators[op_index](values[args[0]], ...). */
+/* One KernelCall: operators[op_index](values[args[0]], ...), or with
+ * delegate set a DelegateCall: delegates[op_index](values[args[0]], ...). */
 typedef struct pc_instr {
   uint32_t op_index;
   const int32_t *args;
   uint32_t nargs;
+  bool delegate;
 } pc_instr;
+
+/* A BackendDelegate: the backend's name and its processed blob, written as a
+ * segment of its own (location SEGMENT; identical blobs share one), with no
+ * compile specs. */
+typedef struct pc_delegate {
+  const char *id;   /* "XnnpackBackend"; non-empty */
+  const void *blob; /* nbytes bytes; may be NULL when nbytes is 0 */
+  size_t nbytes;
+} pc_delegate;
 
 typedef struct pc_operator {
   const char *name;     /* "aten::add" */
@@ -149,6 +164,8 @@ typedef struct pc_method {
    * non_const_buffer_sizes is added by the emitter). */
   const int64_t *buffer_sizes;
   uint32_t nbuffers;
+  const pc_delegate *delegates; /* referenced by delegate instructions */
+  uint32_t ndelegates;
 } pc_method;
 
 /* A blob stored by key in Program.named_data (read back by backends through

@@ -1,7 +1,9 @@
 /* XNNGraph writer (XNNPACK.md §2-§6) on the generic flatbuffer builder.
- * Constants (and per-channel scale arrays) go to the blob's constant data
- * area, 16-byte aligned, addressed by offset; constant_data[0] is the
- * reserved {named_key: ""} entry, as the upstream writer emits it. */
+ * Constants (and per-channel fp32 or blockwise bf16 scale arrays) go to the
+ * blob's constant data area, 16-byte aligned, addressed by offset, or are
+ * named (named_key: the bytes live in the program's named data);
+ * constant_data[0] is the reserved {named_key: ""} entry, as the upstream
+ * writer emits it. */
 #include "emit_xnn.h"
 
 #include "fbb.h"
@@ -10,9 +12,19 @@
 
 typedef struct cdata {
   uint64_t off[2 * 4096 + 1], size[2 * 4096 + 1];
+  const char *key[2 * 4096 + 1]; /* named entries; NULL for offset ones */
   uint32_t n;   /* entries, including the reserved 0 */
   size_t total; /* bytes */
 } cdata;
+
+/* A constant named key: an entry without bytes in the blob. */
+static uint32_t add_named(cdata *c, const char *key, size_t nbytes) {
+  if (c->n >= sizeof c->off / sizeof c->off[0]) return 0;
+  c->off[c->n] = UINT64_MAX;
+  c->size[c->n] = nbytes;
+  c->key[c->n] = key;
+  return c->n++;
+}
 
 /* Reserves a constant of nbytes; returns its index (0 when out of room). */
 static uint32_t add_const(cdata *c, size_t nbytes) {
@@ -22,6 +34,9 @@ static uint32_t add_const(cdata *c, size_t nbytes) {
   c->total = ALIGN16(c->total + nbytes);
   return c->n++;
 }
+
+/* Bytes per scale: fp32 per channel, bf16 blockwise. */
+static size_t scale_bytes(const pc_xnn_value_desc *v) { return v->quant == PF_XNN_Q_CHANNEL_GROUP ? 2 : 4; }
 
 static pc_fbb_ref tensor_value(pc_fbb *b, const pc_xnn_value_desc *v, uint32_t id, uint32_t cidx) {
   pc_fbb_ref dims = pc_fbb_vec_scalars(b, v->dims, v->ndims, 4, 0);
@@ -33,6 +48,7 @@ static pc_fbb_ref tensor_value(pc_fbb *b, const pc_xnn_value_desc *v, uint32_t i
   pc_fbb_add_u32(b, 4, v->flags ? v->external_id : PF_XNN_NONE);
   pc_fbb_add_u32(b, 5, v->flags);
   pc_fbb_add_u32(b, 6, id);
+  if (v->dq_datatype) pc_fbb_add_i16(b, 7, (int16_t)v->dq_datatype);
   return pc_fbb_table_end(b);
 }
 
@@ -49,6 +65,12 @@ static pc_fbb_ref quant_params(pc_fbb *b, const pc_xnn_value_desc *v, uint32_t s
       pc_fbb_add_i32(b, 1, v->channel_dim);
       pc_fbb_add_u32(b, 2, scale_idx);
       pc_fbb_add_u32(b, 3, v->nscales);
+      break;
+    case PF_XNN_Q_CHANNEL_GROUP:
+      pc_fbb_add_i32(b, 1, v->channel_dim);
+      pc_fbb_add_i32(b, 2, v->group_size);
+      pc_fbb_add_u32(b, 4, scale_idx);
+      pc_fbb_add_u32(b, 5, v->nscales);
       break;
     default: /* PF_XNN_Q_PER_TOKEN */
       pc_fbb_add_i32(b, 0, v->num_nonbatch_dims);
@@ -105,13 +127,14 @@ static pc_fbb_ref graph(pc_fbb *b, const pc_xnn_value_desc *values, uint32_t nva
   for (uint32_t i = 0; i < nnodes; i++) pc_fbb_push(b, node(b, &nodes[i]));
   pc_fbb_ref xnodes = pc_fbb_vec_stack(b, nnodes);
   for (uint32_t i = 0; i < c->n; i++) {
-    pc_fbb_ref key = i == 0 ? pc_fbb_string(b, "", 0) : 0;
+    pc_fbb_ref key = i == 0 ? pc_fbb_string(b, "", 0) : c->key[i] ? pc_fbb_cstring(b, c->key[i]) : 0;
     pc_fbb_table_start(b);
     if (i == 0) {
       pc_fbb_add_ref(b, 2, key);
     } else {
       pc_fbb_add_u64(b, 0, c->off[i]);
       pc_fbb_add_u64(b, 1, c->size[i]);
+      if (key) pc_fbb_add_ref(b, 2, key);
     }
     pc_fbb_push(b, pc_fbb_table_end(b));
   }
@@ -152,8 +175,10 @@ ptera_status pc_xnn_emit(const pc_xnn_value_desc *values, uint32_t nvalues, cons
   uint32_t *cidx = idx, *sidx = idx + nvalues;
   c->n = 1; /* reserved entry 0 */
   for (uint32_t i = 0; i < nvalues; i++) {
-    if (values[i].data) cidx[i] = add_const(c, values[i].nbytes);
-    if (values[i].quant == PF_XNN_Q_PER_CHANNEL) sidx[i] = add_const(c, (size_t)values[i].nscales * 4);
+    if (values[i].named_key) cidx[i] = add_named(c, values[i].named_key, values[i].nbytes);
+    else if (values[i].data) cidx[i] = add_const(c, values[i].nbytes);
+    if (values[i].quant == PF_XNN_Q_PER_CHANNEL || values[i].quant == PF_XNN_Q_CHANNEL_GROUP)
+      sidx[i] = add_const(c, (size_t)values[i].nscales * scale_bytes(&values[i]));
   }
   pc_fbb b;
   pc_fbb_init(&b, a);
@@ -173,8 +198,10 @@ ptera_status pc_xnn_emit(const pc_xnn_value_desc *values, uint32_t nvalues, cons
     memcpy(blob + 32, fb, fsize);
     for (uint32_t i = 0; i < nvalues; i++) {
       if (values[i].data && values[i].nbytes) memcpy(blob + coff + c->off[cidx[i]], values[i].data, values[i].nbytes);
-      if (values[i].quant == PF_XNN_Q_PER_CHANNEL && values[i].nscales)
-        memcpy(blob + coff + c->off[sidx[i]], values[i].scales, (size_t)values[i].nscales * 4);
+      const void *sc = values[i].quant == PF_XNN_Q_CHANNEL_GROUP ? (const void *)values[i].scales_bf16
+                                                                  : (const void *)values[i].scales;
+      if (sidx[i] && values[i].nscales && sc)
+        memcpy(blob + coff + c->off[sidx[i]], sc, (size_t)values[i].nscales * scale_bytes(&values[i]));
     }
     *out = blob;
     *out_size = total;

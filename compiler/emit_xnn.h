@@ -1,7 +1,7 @@
 /* XNNGraph writer (XNNPACK.md §2-§6): builds an XH00 blob — header, XN01
  * flatbuffer, constant data area — from value and node descriptions. Used
  * by the tests to generate delegate payloads for every node type and
- * datatype; the future XNNPACK lowering reuses it. Prefix pc_xnn_. */
+ * datatype, and by the XNNPACK lowering (to_xnnpack.h). Prefix pc_xnn_. */
 #ifndef PTERA_COMPILER_EMIT_XNN_H
 #define PTERA_COMPILER_EMIT_XNN_H
 
@@ -16,13 +16,19 @@ typedef struct pc_xnn_value_desc {
   uint32_t dims[PF_XNN_MAX_DIMS];
   const void *data;       /* constant bytes (NULL = not a constant), nbytes long */
   size_t nbytes;
+  /* A constant in the named data instead (data NULL): constant_data entry
+   * {offset UINT64_MAX, size nbytes, named_key}, as the upstream writer. */
+  const char *named_key;
   uint8_t quant;          /* PF_XNN_Q_*; 0 = plain XNNTensorValue */
   float scale;            /* per tensor */
   int32_t zero_point;
   const float *scales;    /* per channel: written as constant data (scale_buffer_idx) */
-  uint32_t nscales;
+  uint32_t nscales;       /* per channel: scales; blockwise: scales_bf16 */
   int32_t channel_dim;
   int32_t num_nonbatch_dims;
+  const uint16_t *scales_bf16; /* blockwise (PF_XNN_Q_CHANNEL_GROUP): constant data */
+  int32_t group_size;
+  uint8_t dq_datatype;    /* legacy dynamic-quantization marker (field 7), 0 = absent */
 } pc_xnn_value_desc;
 
 /* Operands are value indices (the writer sets id_out = index); PF_XNN_NONE

@@ -89,7 +89,22 @@ typedef struct pc_gnode {
   uint8_t *writes; /* nargs flags */
   uint32_t nargs;
   bool removed;
+  /* A CALL that a backend runs (made by the lowering to a backend, after the
+   * passes): op is the backend's name ("XnnpackBackend"), args its inputs
+   * then its outputs (written), blob its processed data (blob_size bytes, in
+   * the graph's arena). The lowering emits it as a DelegateCall. */
+  bool delegate;
+  const uint8_t *blob;
+  size_t blob_size;
 } pc_gnode;
+
+/* A blob a backend reads by key (NamedData), e.g. XNNPACK weights under the
+ * SHA-256 hex of their bytes; data in the graph's arena (or a CONST's). */
+typedef struct pc_gnamed {
+  const char *key;
+  const uint8_t *data;
+  size_t nbytes;
+} pc_gnamed;
 
 typedef struct pc_graph {
   const char *name; /* method name */
@@ -112,6 +127,10 @@ typedef struct pc_graph {
   /* Set by the driver: the operators the compiled program may call; passes
    * that choose between operators ask pc_opset_contains. */
   pc_opset opset;
+  /* Named blobs the method's delegates read (keys unique within the graph;
+   * arena-allocated, grown by the lowering to a backend). */
+  pc_gnamed *named;
+  uint32_t nnamed, named_cap;
 } pc_graph;
 
 /* NULL only when out of memory. */

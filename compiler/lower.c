@@ -133,7 +133,7 @@ static ptera_status map_values(lw_method *m, int32_t *index, uint32_t *count, pt
   for (uint32_t i = 0; i < g->nnodes; i++) {
     const pc_gnode *nd = &g->nodes[i];
     m->ret[i] = -1;
-    if (!live_call(nd) || functional_op(nd->op)) continue;
+    if (!live_call(nd) || nd->delegate || functional_op(nd->op)) continue;
     uint32_t nw = 0, last = 0;
     for (uint32_t a = 0; a < nd->nargs; a++)
       if (nd->writes[a]) nw++, last = a;
@@ -270,24 +270,34 @@ static ptera_status lower_instrs(lw_out *w, lw_method *m, const int32_t *index,
   pc_operator *ops = pt_arena_array(a, n ? n : 1, sizeof *ops, 8);
   const char **full = pt_arena_array(&m->scratch, n ? n : 1, sizeof *full, 8);
   if (!instrs || !ops || !full) return oom(w->e);
-  uint32_t k = 0, nops = 0;
+  uint32_t k = 0, nops = 0, ndel = 0;
+  for (uint32_t i = 0; i < g->nnodes; i++) ndel += live_call(&g->nodes[i]) && g->nodes[i].delegate;
+  pc_delegate *dels = pt_arena_array(a, ndel ? ndel : 1, sizeof *dels, 8);
+  if (!dels) return oom(w->e);
+  ndel = 0;
   for (uint32_t i = 0; i < g->nnodes; i++) {
     const pc_gnode *nd = &g->nodes[i];
     if (nd->kind != PC_N_CALL || nd->removed) continue;
     uint32_t op = 0;
-    while (op < nops && strcmp(full[op], nd->op) != 0) op++;
-    if (op == nops) {
-      ptera_status st = split_op(a, nd->op, &ops[nops], w->e);
-      if (st != PTERA_OK) return st;
-      full[nops++] = nd->op;
+    if (nd->delegate) {
+      op = ndel;
+      dels[ndel++] = (pc_delegate){nd->op, nd->blob, nd->blob_size};
+    } else {
+      while (op < nops && strcmp(full[op], nd->op) != 0) op++;
+      if (op == nops) {
+        ptera_status st = split_op(a, nd->op, &ops[nops], w->e);
+        if (st != PTERA_OK) return st;
+        full[nops++] = nd->op;
+      }
     }
     uint32_t nargs = nd->nargs + (m->ret[i] >= 0);
     int32_t *args = pt_arena_array(a, nargs ? nargs : 1, sizeof *args, 4);
     if (!args) return oom(w->e);
     for (uint32_t j = 0; j < nd->nargs; j++) args[j] = index[nd->args[j]];
     if (m->ret[i] >= 0) args[nd->nargs] = m->ret[i];
-    instrs[k++] = (pc_instr){op, args, nargs};
+    instrs[k++] = (pc_instr){op, args, nargs, nd->delegate};
   }
+  pm->delegates = dels, pm->ndelegates = ndel;
   pm->instrs = instrs, pm->ninstrs = n;
   pm->ops = ops, pm->nops = nops;
   return PTERA_OK;
@@ -347,6 +357,47 @@ static ptera_status lower_one(lw_out *w, lw_method *m, uint32_t mi) {
   return st;
 }
 
+/* The graphs' named blobs (delegate weights), one per key: into the .ptd
+ * with external weights (as bytes: a uint8 tensor of their length), else
+ * into the program's named data. */
+static ptera_status lower_named(lw_out *w, pc_graph *const *graphs, uint32_t n) {
+  pc_lower_result *r = w->r;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < n; i++) total += graphs[i]->nnamed;
+  if (total == 0) return PTERA_OK;
+  if (total > UINT32_MAX / 2) return pt_fail(w->e, PTERA_NOT_SUPPORTED, "too many named blobs");
+  pc_named_blob *named = w->o->external_weights
+                             ? NULL
+                             : pt_arena_array(&r->arena, (size_t)total, sizeof *named, 8);
+  pc_ptd_entry *ptd = w->o->external_weights ? pt_arena_array(&r->arena, (size_t)total + r->nptd,
+                                                              sizeof *ptd, 8)
+                                             : NULL;
+  if (!named && !ptd) return oom(w->e);
+  if (ptd && r->nptd) memcpy(ptd, r->ptd, r->nptd * sizeof *ptd);
+  uint32_t nn = 0, np = r->nptd;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t k = 0; k < graphs[i]->nnamed; k++) {
+      const pc_gnamed *b = &graphs[i]->named[k];
+      bool dup = false;
+      for (uint32_t j = 0; j < nn && !dup; j++) dup = strcmp(named[j].key, b->key) == 0;
+      for (uint32_t j = 0; ptd && j < np && !dup; j++) dup = strcmp(ptd[j].key, b->key) == 0;
+      if (dup) continue;
+      if (b->nbytes > INT32_MAX)
+        return pt_fail(w->e, PTERA_NOT_SUPPORTED, "named blob '%s' too large", b->key);
+      if (named) {
+        named[nn++] = (pc_named_blob){b->key, b->data, b->nbytes};
+        continue;
+      }
+      int32_t *size = pt_arena_array(&r->arena, 1, sizeof *size, 4);
+      if (!size) return oom(w->e);
+      *size = (int32_t)b->nbytes;
+      ptd[np++] = (pc_ptd_entry){b->key, b->data, b->nbytes, PTERA_DTYPE_BYTE, 1, size, NULL};
+    }
+  if (named) r->program.named = named, r->program.nnamed = nn;
+  else r->ptd = ptd, r->nptd = np;
+  return PTERA_OK;
+}
+
 ptera_status pc_lower(pc_graph *const *graphs, uint32_t n, const pc_lower_options *options,
                       pc_lower_result *out, pt_err *e) {
   static const pc_lower_options defaults = {NULL, false, PC_WEIGHT_KEYS_FQN, 0};
@@ -380,6 +431,7 @@ ptera_status pc_lower(pc_graph *const *graphs, uint32_t n, const pc_lower_option
     pc_memplan_free(&m.plan);
     pt_arena_release(&m.scratch);
   }
+  if (st == PTERA_OK) st = lower_named(&w, graphs, n);
   if (st != PTERA_OK) pc_lower_result_free(out);
   return st;
 }

@@ -1,5 +1,5 @@
 /* Graph passes (prefix pc_), one per file in compiler/passes/:
- * fuse_linear.c, constprop.c, dedup.c, dce.c, view_elide.c (mutation.c:
+ * fold_bn.c, fuse_linear.c, constprop.c, dedup.c, dce.c, view_elide.c (mutation.c:
  * their shared analysis).
  * Each rewrites a pc_graph in place (see graph.h for the rules: no
  * renumbering; rewrite argument ids, turn values into constants, mark nodes
@@ -11,6 +11,7 @@
 #include "graph.h"
 
 typedef struct pc_pass_stats {
+  uint32_t bn_folded;         /* fold_bn: batch norms folded into a convolution */
   uint32_t fused_nodes;       /* fuse_linear: products rewritten to linear */
   uint32_t transposed_constants; /* fuse_linear: weights stored transposed instead */
   uint32_t folded_nodes;      /* constprop: calls evaluated at compile time */
@@ -19,6 +20,14 @@ typedef struct pc_pass_stats {
   uint32_t removed_nodes;     /* dce: calls whose results nothing used */
   uint32_t elided_views;      /* view_elide: reshaping copies turned into et_view */
 } pc_pass_stats;
+
+/* BatchNorm folding: aten::convolution.out (not transposed) with a constant
+ * weight and optional constant bias, whose output only an inference-mode
+ * batch norm (_native_batch_norm_legit_no_training.out, constant parameters)
+ * reads, becomes one convolution with the folded weight and bias (new float
+ * constants, computed in double) writing the batch norm's output; the batch
+ * norm is removed. float32 only; see fold_bn.c for every condition. */
+PT_FUNC ptera_status pc_fold_batch_norm(pc_graph *g, pc_pass_stats *stats);
 
 /* Linear layers for g->opset (opset.h). Where the set has aten::linear.out,
  * mm(x, t(W)) and addmm(b, x, t(W)) (beta = alpha = 1, b of rank 1) become

@@ -31,7 +31,7 @@ jobs=${FUZZ_JOBS:-2}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_C_COMPILER=clang \
   -DPTERA_FUZZ=ON -DPTERA_SANITIZE=OFF -DPTERA_BUILD_TESTS=ON -DPTERA_CORPUS_DIR="$corpus" >/dev/null ||
   exit 1
-cmake --build "$build" -j "$jobs" --target fuzzers || exit 1
+cmake --build "$build" -j "$jobs" --target fuzzers xnn_runner || exit 1
 
 # ---- seeds ---------------------------------------------------------------
 seed() { # harness, files...
@@ -71,6 +71,12 @@ pair "$build/corpus/load_execute/pair_linear" "$p/pytorch+executorch__extension_
 # programs (tests/fuzz/xnn_seeds.py extracts them).
 mkdir -p "$build/corpus/xnngraph" "$build/corpus/xnn_delegate"
 python3 "$root/tests/fuzz/xnn_seeds.py" "$build/corpus/xnngraph" "$corpus"/pte/*.pte
+# ... and from one generated blob per node type x datatype (tests/xnn/gen.py
+# cases written by xnn_runner), so every node family is reached.
+if python3 -c 'import numpy, torch' 2>/dev/null &&
+  python3 "$root/tests/xnn/gen.py" "$build/xnn_cases" >/dev/null; then
+  "$build/xnn_runner" "$build/xnn_cases/cases.txt" "$build/xnn_cases/data.bin" "$build/corpus/xnngraph" >/dev/null
+fi
 seed xnn_delegate "$build"/corpus/xnngraph/*
 # The compiler harness also starts from the reader's .ptg seeds.
 seed compile "$root"/tests/fuzz/regressions/ptg/*

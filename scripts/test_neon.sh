@@ -2,14 +2,15 @@
 # The micro-kernel tests on AArch64: cross-builds them with aarch64-linux-gnu-gcc
 # (cmake/aarch64-linux-gnu.cmake) and runs them under qemu-aarch64, so the NEON
 # kernels are checked on an x86-64 CI machine. Only the library and the listed
-# tests are built; add a micro-kernel test to `tests` below to run it here.
+# tests are built (every fast path checked against its portable kernel with
+# each ISA forced); add a micro-kernel test to `tests` below to run it here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 source scripts/stages.sh
 
-tests=(test_isa test_gemm)
+tests=(test_isa test_gemm test_conv_fast test_pool_fast test_vmath test_fast_f32 test_matmul_fast)
 
 cmake -S . -B build-neon -G Ninja -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTERA_BUILD_TESTS=ON

@@ -8,6 +8,12 @@ add_test(NAME corpus
          COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/corpus/run_corpus.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
 set_tests_properties(corpus PROPERTIES TIMEOUT 900)
+# The same with load-time fusion off (PTERA_NO_FUSE=1 reaches `ptera run`):
+# fused and unfused runs both match ExecuTorch's outputs.
+add_test(NAME corpus_no_fuse
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/corpus/run_corpus.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})
+set_tests_properties(corpus_no_fuse PROPERTIES TIMEOUT 900 ENVIRONMENT PTERA_NO_FUSE=1)
 # The two longest tests start first so that `ctest -j` runs them side by
 # side (matters most under valgrind, where each takes minutes).
 set_tests_properties(corpus PROPERTIES COST 1000)

@@ -1,13 +1,14 @@
 /* Add, Subtract, Multiply, Div (then clamp), Minimum, Maximum, PReLU:
- * elementwise with NumPy broadcasting, right-aligned (XNNPACK.md §8). fp32. */
+ * elementwise with NumPy broadcasting, right-aligned (XNNPACK.md §8), in
+ * fp32; rows of the output split over the thread pool. */
 #include "xnnpack/xnn.h"
 
 ptera_status px_binary_reshape(px_graph *g, const pf_xnn_node *n) {
   const px_value *a = &g->v[n->in[0]], *b = &g->v[n->in[1]];
   px_value *o = &g->v[n->out[0]];
-  ptera_status st = px_want_dt(g, a, PF_XNN_DT_FP32, "input 1");
-  if (st == PTERA_OK) st = px_want_dt(g, b, PF_XNN_DT_FP32, "input 2");
-  if (st == PTERA_OK) st = px_want_dt(g, o, PF_XNN_DT_FP32, "output");
+  ptera_status st = px_want_float(g, a, "input 1");
+  if (st == PTERA_OK) st = px_want_float(g, b, "input 2");
+  if (st == PTERA_OK) st = px_want_float(g, o, "output");
   if (st != PTERA_OK) return st;
   unsigned r = a->ndims > b->ndims ? a->ndims : b->ndims;
   size_t dims[PF_XNN_MAX_DIMS];
@@ -35,43 +36,66 @@ static float apply(unsigned kind, float x, float y) {
   }
 }
 
-void px_binary_run(px_graph *g, const pf_xnn_node *n) {
-  const px_value *a = &g->v[n->in[0]], *b = &g->v[n->in[1]];
-  const px_value *o = &g->v[n->out[0]];
-  unsigned r = o->ndims;
-  size_t od[PF_XNN_MAX_DIMS], sa[PF_XNN_MAX_DIMS], sb[PF_XNN_MAX_DIMS];
-  size_t ea = 1, eb = 1;
-  for (unsigned i = r; i-- > 0;) {
-    od[i] = o->dims[i];
-    size_t da = i + a->ndims >= r ? a->dims[i + a->ndims - r] : 1;
-    size_t db = i + b->ndims >= r ? b->dims[i + b->ndims - r] : 1;
-    sa[i] = da == 1 ? 0 : ea;
-    sb[i] = db == 1 ? 0 : eb;
-    ea *= da;
-    eb *= db;
+typedef struct binary_job {
+  const pf_xnn_node *n;
+  unsigned r;
+  size_t od[PF_XNN_MAX_DIMS], sa[PF_XNN_MAX_DIMS], sb[PF_XNN_MAX_DIMS]; /* 0 stride: broadcast */
+  const float *x, *y;
+  float *z;
+} binary_job;
+
+/* Output rows [begin, end) (a row: the innermost dim). */
+static void binary_task(void *arg, size_t begin, size_t end) {
+  const binary_job *j = arg;
+  unsigned r = j->r, kind = j->n->kind;
+  bool clamp = kind == PF_XNN_ADD || kind == PF_XNN_SUBTRACT || kind == PF_XNN_MULTIPLY || kind == PF_XNN_DIV;
+  float lo = j->n->out_min, hi = j->n->out_max;
+  size_t inner = r ? j->od[r - 1] : 1, isa = r ? j->sa[r - 1] : 0, isb = r ? j->sb[r - 1] : 0;
+  size_t idx[PF_XNN_MAX_DIMS] = {0}, offa = 0, offb = 0;
+  for (size_t d = r ? r - 1 : 0, row = begin; d-- > 0;) { /* the outer index of row begin */
+    idx[d] = row % j->od[d];
+    row /= j->od[d];
+    offa += idx[d] * j->sa[d];
+    offb += idx[d] * j->sb[d];
   }
-  const float *x = a->data, *y = b->data;
-  float *z = o->data;
-  size_t total = px_numel(o);
-  if (total == 0) return;
-  bool clamp = n->kind == PF_XNN_ADD || n->kind == PF_XNN_SUBTRACT || n->kind == PF_XNN_MULTIPLY ||
-               n->kind == PF_XNN_DIV;
-  float lo = n->out_min, hi = n->out_max;
-  size_t inner = r ? od[r - 1] : 1, isa = r ? sa[r - 1] : 0, isb = r ? sb[r - 1] : 0;
-  size_t idx[PF_XNN_MAX_DIMS] = {0};
-  size_t offa = 0, offb = 0;
-  for (size_t done = 0; done < total; done += inner) {
+  float *z = j->z + begin * inner;
+  for (size_t row = begin; row < end; row++) {
     for (size_t k = 0; k < inner; k++) {
-      float v = apply(n->kind, x[offa + k * isa], y[offb + k * isb]);
+      float v = apply(kind, j->x[offa + k * isa], j->y[offb + k * isb]);
       *z++ = clamp ? px_clampf(v, lo, hi) : v;
     }
     for (unsigned d = r ? r - 1 : 0; d-- > 0;) { /* advance the outer index */
-      offa += sa[d];
-      offb += sb[d];
-      if (++idx[d] < od[d]) break;
-      offa -= sa[d] * od[d];
-      offb -= sb[d] * od[d];
+      offa += j->sa[d];
+      offb += j->sb[d];
+      if (++idx[d] < j->od[d]) break;
+      offa -= j->sa[d] * j->od[d];
+      offb -= j->sb[d] * j->od[d];
       idx[d] = 0;
     }
   }
+}
+
+void px_binary_run(px_graph *g, const pf_xnn_node *n) {
+  const px_value *a = &g->v[n->in[0]], *b = &g->v[n->in[1]];
+  const px_value *o = &g->v[n->out[0]];
+  binary_job j;
+  j.n = n;
+  j.r = o->ndims;
+  size_t ea = 1, eb = 1;
+  for (unsigned i = j.r; i-- > 0;) {
+    j.od[i] = o->dims[i];
+    size_t da = i + a->ndims >= j.r ? a->dims[i + a->ndims - j.r] : 1;
+    size_t db = i + b->ndims >= j.r ? b->dims[i + b->ndims - j.r] : 1;
+    j.sa[i] = da == 1 ? 0 : ea;
+    j.sb[i] = db == 1 ? 0 : eb;
+    ea *= da;
+    eb *= db;
+  }
+  j.x = a->data;
+  j.y = b->data;
+  j.z = o->data;
+  size_t total = px_numel(o), inner = j.r ? j.od[j.r - 1] : 1;
+  if (total == 0) return;
+  size_t rows = total / inner, grain = PX_ELEM_GRAIN / inner;
+  ptera_kernel_parallel_for(px_kctx(g), rows, grain ? grain : 1, binary_task, &j);
 }

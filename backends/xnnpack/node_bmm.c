@@ -1,15 +1,36 @@
-/* BatchMatrixMultiply, fp32: out[..., m, n] = sum_k a[..., m, k] b[..., k, n]
- * (flag TRANSPOSE_B: b is [..., n, k]); batch dims must match. */
+/* BatchMatrixMultiply, float: out[..., m, n] = sum_k a[..., m, k] b[..., k, n]
+ * (flag TRANSPOSE_B: b is [..., n, k]); batch dims must match. Each batch
+ * is one product on the shared GEMM (kernels/cpu/gemm.h). */
 #include <math.h>
 
+#include "cpu/gemm.h"
 #include "xnnpack/xnn.h"
+
+/* Batch 0's product; the others are the same at offsets. */
+static pk_gemm_f32_args bmm_args(const px_graph *g, const pf_xnn_node *n) {
+  const px_value *a = &g->v[n->in[0]], *o = &g->v[n->out[0]];
+  unsigned r = a->ndims;
+  bool tb = n->flags & PF_XNN_FLAG_TRANSPOSE_WEIGHTS;
+  pk_gemm_f32_args q;
+  memset(&q, 0, sizeof q);
+  q.M = a->dims[r - 2];
+  q.K = a->dims[r - 1];
+  q.N = o->dims[r - 1];
+  q.a = (pk_f32_operand){a->data, q.K, 1, NULL};
+  q.b = (pk_f32_operand){g->v[n->in[1]].data, tb ? 1 : q.N, tb ? q.K : 1, NULL};
+  q.c = o->data;
+  q.ldc = q.N;
+  q.min = -INFINITY;
+  q.max = INFINITY;
+  return q;
+}
 
 ptera_status px_bmm_reshape(px_graph *g, const pf_xnn_node *n) {
   const px_value *a = &g->v[n->in[0]], *b = &g->v[n->in[1]];
   px_value *o = &g->v[n->out[0]];
-  ptera_status st = px_want_dt(g, a, PF_XNN_DT_FP32, "input 1");
-  if (st == PTERA_OK) st = px_want_dt(g, b, PF_XNN_DT_FP32, "input 2");
-  if (st == PTERA_OK) st = px_want_dt(g, o, PF_XNN_DT_FP32, "output");
+  ptera_status st = px_want_float(g, a, "input 1");
+  if (st == PTERA_OK) st = px_want_float(g, b, "input 2");
+  if (st == PTERA_OK) st = px_want_float(g, o, "output");
   if (st != PTERA_OK) return st;
   unsigned r = a->ndims;
   if (r < 2 || b->ndims != r) return px_fail(g, PTERA_INVALID_ARGUMENT, "inputs must have the same rank >= 2");
@@ -21,18 +42,23 @@ ptera_status px_bmm_reshape(px_graph *g, const pf_xnn_node *n) {
   size_t dims[PF_XNN_MAX_DIMS];
   memcpy(dims, a->dims, sizeof dims);
   dims[r - 1] = N;
-  return px_set_shape(g, o, dims, r);
+  st = px_set_shape(g, o, dims, r);
+  if (st != PTERA_OK) return st;
+  pk_gemm_f32_args q = bmm_args(g, n);
+  return px_need_ws(g, pk_gemm_f32_workspace(&q, px_threads(g)));
 }
 
 void px_bmm_run(px_graph *g, const pf_xnn_node *n) {
-  const px_value *a = &g->v[n->in[0]], *o = &g->v[n->out[0]];
-  unsigned r = a->ndims;
-  bool tb = n->flags & PF_XNN_FLAG_TRANSPOSE_WEIGHTS;
-  size_t M = a->dims[r - 2], K = a->dims[r - 1], N = o->dims[r - 1], batch = 1;
-  for (unsigned d = 0; d + 2 < r; d++) batch *= a->dims[d];
-  const float *x = a->data, *w = g->v[n->in[1]].data;
-  float *y = o->data;
-  for (size_t i = 0; i < batch; i++)
-    px_gemm_f32(M, N, K, x + i * M * K, w + i * K * N, tb ? K : 1, tb ? 1 : N, NULL, y + i * M * N, -INFINITY,
-                INFINITY);
+  const px_value *a = &g->v[n->in[0]];
+  pk_gemm_f32_args q = bmm_args(g, n);
+  size_t batch = 1;
+  for (unsigned d = 0; d + 2 < a->ndims; d++) batch *= a->dims[d];
+  const float *x = q.a.ptr, *w = q.b.ptr;
+  float *y = q.c;
+  for (size_t i = 0; i < batch; i++) {
+    q.a.ptr = x + i * q.M * q.K;
+    q.b.ptr = w + i * q.K * q.N;
+    q.c = y + i * q.M * q.N;
+    pk_gemm_f32_run(&q, px_ws(g), px_kctx(g));
+  }
 }

@@ -5,8 +5,8 @@
 ptera_status px_gap_reshape(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]];
   px_value *o = &g->v[n->out[0]];
-  ptera_status st = px_want_dt(g, x, PF_XNN_DT_FP32, "input");
-  if (st == PTERA_OK) st = px_want_dt(g, o, PF_XNN_DT_FP32, "output");
+  ptera_status st = px_want_float(g, x, "input");
+  if (st == PTERA_OK) st = px_want_float(g, o, "output");
   if (st != PTERA_OK) return st;
   if (x->ndims < 3) return px_fail(g, PTERA_INVALID_ARGUMENT, "input has rank %u (at least 3)", (unsigned)x->ndims);
   size_t dims[PF_XNN_MAX_DIMS];

@@ -29,8 +29,8 @@ static void get_win(const pf_xnn_node *n, win *w) {
 ptera_status px_pool_reshape(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]];
   px_value *o = &g->v[n->out[0]];
-  ptera_status st = px_want_dt(g, x, PF_XNN_DT_FP32, "input");
-  if (st == PTERA_OK) st = px_want_dt(g, o, PF_XNN_DT_FP32, "output");
+  ptera_status st = px_want_float(g, x, "input");
+  if (st == PTERA_OK) st = px_want_float(g, o, "output");
   if (st == PTERA_OK && n->kind == PF_XNN_ARGMAX_POOL) st = px_want_dt(g, &g->v[n->out[1]], PF_XNN_DT_INT32, "index output");
   if (st != PTERA_OK) return st;
   if (x->ndims != 4) return px_fail(g, PTERA_INVALID_ARGUMENT, "input has rank %u, not 4 (NHWC)", (unsigned)x->ndims);

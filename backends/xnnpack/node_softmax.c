@@ -6,8 +6,8 @@
 ptera_status px_softmax_reshape(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]];
   px_value *o = &g->v[n->out[0]];
-  ptera_status st = px_want_dt(g, x, PF_XNN_DT_FP32, "input");
-  if (st == PTERA_OK) st = px_want_dt(g, o, PF_XNN_DT_FP32, "output");
+  ptera_status st = px_want_float(g, x, "input");
+  if (st == PTERA_OK) st = px_want_float(g, o, "output");
   if (st == PTERA_OK && x->ndims == 0) st = px_fail(g, PTERA_INVALID_ARGUMENT, "input has rank 0");
   return st == PTERA_OK ? px_same_shape(g, o, x) : st;
 }

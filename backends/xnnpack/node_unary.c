@@ -1,6 +1,7 @@
 /* Elementwise unary nodes on fp32 (XNNPACK.md §8): Clamp, Sigmoid, Tanh,
  * Exp, Log, Sin, Cos, Floor, Ceiling, SquareRoot, ReciprocalSquareRoot,
- * Negate, Square, Abs, Hardswish, Gelu (exact erf form), ELU, LeakyReLU. */
+ * Negate, Square, Abs, Hardswish, Gelu (exact erf form), ELU, LeakyReLU;
+ * split over the thread pool. */
 #include <math.h>
 
 #include "xnnpack/xnn.h"
@@ -8,8 +9,8 @@
 ptera_status px_unary_reshape(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]];
   px_value *o = &g->v[n->out[0]];
-  ptera_status st = px_want_dt(g, x, PF_XNN_DT_FP32, "input");
-  if (st == PTERA_OK) st = px_want_dt(g, o, PF_XNN_DT_FP32, "output");
+  ptera_status st = px_want_float(g, x, "input");
+  if (st == PTERA_OK) st = px_want_float(g, o, "output");
   if (st != PTERA_OK) return st;
   return px_same_shape(g, o, x);
 }
@@ -37,10 +38,19 @@ static float apply(const pf_xnn_node *n, float x) {
   }
 }
 
+typedef struct unary_job {
+  const pf_xnn_node *n;
+  const float *x;
+  float *y;
+} unary_job;
+
+static void unary_task(void *arg, size_t begin, size_t end) {
+  const unary_job *j = arg;
+  for (size_t i = begin; i < end; i++) j->y[i] = apply(j->n, j->x[i]);
+}
+
 void px_unary_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *xv = &g->v[n->in[0]];
-  const float *x = xv->data;
-  float *y = g->v[n->out[0]].data;
-  size_t total = px_numel(xv);
-  for (size_t i = 0; i < total; i++) y[i] = apply(n, x[i]);
+  unary_job j = {n, xv->data, g->v[n->out[0]].data};
+  ptera_kernel_parallel_for(px_kctx(g), px_numel(xv), PX_ELEM_GRAIN, unary_task, &j);
 }

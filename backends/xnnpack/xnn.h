@@ -3,15 +3,20 @@
  * ptera's own kernels (XNNPACK.md §7-§9). Prefix px_.
  *
  * Each node family lives in its own file and provides a reshape function
- * (checks datatypes and input shapes, sets the output shapes; runs at init
- * with the stored shapes and again at every execute) and a run function
- * (computes, no allocation). */
+ * (checks datatypes and input shapes, sets the output shapes and the
+ * scratch its run takes; runs at init with the stored shapes and again at
+ * every execute), a run function (computes, no allocation, scratch from the
+ * exec ctx's temp, work split over its thread pool) and optionally a
+ * prepare step (init: packs constant weights for the shared kernels of
+ * kernels/cpu). fp16/bf16 operands of float nodes are widened to fp32
+ * copies in the scratch around run and rounded back (px_widen). */
 #ifndef PX_XNN_H
 #define PX_XNN_H
 
 #include "core/core.h"
 #include "format/xnngraph.h"
 #include "ptera/backend.h"
+#include "runtime/kernel_ctx.h"
 
 typedef struct px_value {
   const pf_xnn_value *def;
@@ -23,6 +28,8 @@ typedef struct px_value {
   bool is_const;
   const float *scales;           /* per-channel scales (constant data or inline), nscales */
   uint32_t nscales;
+  const uint16_t *bscales;       /* blockwise (qbint4) bf16 scales [oc][ic / group_size], nbscales */
+  uint32_t nbscales;
 } px_value;
 
 typedef struct px_graph {
@@ -34,10 +41,21 @@ typedef struct px_graph {
   uint32_t cur;                  /* node being reshaped/run (messages) */
   char *msg;                     /* where failures are described */
   size_t msg_size;
+  void **state;                  /* per node: what its prepare step packed, or NULL */
+  size_t *ws;                    /* per node: scratch bytes its run takes (set by reshape) */
+  bool sizing;                   /* init's sizing pass: needs grow the bounds instead of failing */
+  size_t temp_need;              /* bytes of scratch the largest node takes (widening included) */
+  uint8_t *temp;                 /* execute: the exec ctx's scratch, temp_size bytes */
+  size_t temp_size;
+  size_t nthreads;               /* threads the workspaces are sized for */
+  uint64_t packed_bytes;         /* what prepare steps allocated (weights packed at init) */
+  ptera_kernel_ctx kctx;         /* carries the thread pool to the shared kernels */
 } px_graph;
 
 typedef ptera_status (*px_reshape_fn)(px_graph *g, const pf_xnn_node *n);
 typedef void (*px_run_fn)(px_graph *g, const pf_xnn_node *n);
+/* Runs once at init after the sizing pass: packs constant operands. */
+typedef ptera_status (*px_prepare_fn)(px_graph *g, const pf_xnn_node *n);
 
 /* Fails with "XNNPACK node <i> (<kind>): <message>". */
 PT_FUNC ptera_status px_fail(px_graph *g, ptera_status st, const char *fmt, ...) PT_PRINTF(3, 4);
@@ -50,16 +68,53 @@ PT_FUNC size_t px_numel(const px_value *v);
 PT_FUNC unsigned px_elem_bits(uint8_t dt);
 /* Fails unless v's datatype is dt. */
 PT_FUNC ptera_status px_want_dt(px_graph *g, const px_value *v, uint8_t dt, const char *what);
+/* Fails unless v is fp32, fp16 or bf16 (nodes compute in fp32; the run loop
+ * widens fp16/bf16 operands around them, §5). */
+PT_FUNC ptera_status px_want_float(px_graph *g, const px_value *v, const char *what);
+static inline bool px_is_half(uint8_t dt) { return dt == PF_XNN_DT_FP16 || dt == PF_XNN_DT_BF16; }
+/* Declares that the current node's run takes bytes of scratch (px_ws); the
+ * reshape pass checks it fits the execute's scratch (init: sizes it). */
+PT_FUNC ptera_status px_need_ws(px_graph *g, size_t bytes);
+/* The current node's scratch (64-byte aligned; px_need_ws bytes). */
+static inline void *px_ws(px_graph *g) { return g->temp; }
+/* Memory for a prepare step: 64-byte aligned, zeroed, owned by the handle,
+ * counted as packed bytes. NULL (with the message set) when out of memory. */
+PT_FUNC void *px_packed_alloc(px_graph *g, size_t bytes);
+/* A constant's values as fp32: its data when fp32, else a converted copy
+ * the caller releases with px_f32_release. NULL when out of memory. */
+PT_FUNC const float *px_const_f32(px_graph *g, const px_value *v);
+PT_FUNC void px_f32_release(px_graph *g, const px_value *v, const float *p);
+/* Threads the kernels split work over, the caller included. */
+static inline size_t px_threads(const px_graph *g) { return g->nthreads; }
+static inline ptera_kernel_ctx *px_kctx(px_graph *g) { return &g->kctx; }
+/* Elements per task below which elementwise nodes stay on one thread. */
+#define PX_ELEM_GRAIN ((size_t)16384)
+/* Bytes of an fp32 [a, b, c, d] array, rounded up to 64; false on overflow. */
+PT_FUNC bool px_f32_bytes4(size_t a, size_t b, size_t c, size_t d, size_t *out);
+/* NHWC <-> NCHW float copies (xnn_layout.c). to_nchw pads each image with
+ * zeros (pad t, b, l, r); to_nhwc keeps the first oh x ow of each plane. */
+PT_FUNC void px_nhwc_to_nchw(const float *in, size_t n, size_t h, size_t w, size_t c, const size_t pad[4],
+                             float *out);
+PT_FUNC void px_nchw_to_nhwc(const float *in, size_t n, size_t c, size_t h, size_t w, size_t oh, size_t ow,
+                             float *out);
 /* Sets out's shape; fails if it would exceed an internal value's buffer. */
 PT_FUNC ptera_status px_set_shape(px_graph *g, px_value *out, const size_t *dims, unsigned ndims);
 PT_FUNC ptera_status px_same_shape(px_graph *g, px_value *out, const px_value *in);
 
 static inline float px_clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
-/* The node table: reshape and run of each node kind (NULL = unsupported). */
+/* The node table: reshape, run, prepare and widening of each node kind
+ * (NULL = unsupported). */
+typedef enum px_widen {
+  PX_WIDEN_NONE = 0,   /* handles every datatype itself (shape ops, Convert) */
+  PX_WIDEN_ALL = 1,    /* fp32 compute: fp16/bf16 operands widened around run */
+  PX_WIDEN_ACTS = 2    /* as ALL but inputs 1 and 2 (filter, bias): prepare widens those */
+} px_widen;
 typedef struct px_node_impl {
   px_reshape_fn reshape;
   px_run_fn run;
+  px_prepare_fn prepare; /* may be NULL */
+  px_widen widen;
 } px_node_impl;
 PT_FUNC const px_node_impl *px_node_impl_for(unsigned kind);
 
@@ -81,10 +136,17 @@ PT_FUNC void px_concat_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_softmax_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_softmax_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_conv2d_reshape(px_graph *g, const pf_xnn_node *n);
+PT_FUNC ptera_status px_conv2d_prepare(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_conv2d_run(px_graph *g, const pf_xnn_node *n);
+PT_FUNC ptera_status px_dwconv2d_prepare(px_graph *g, const pf_xnn_node *n);
+PT_FUNC void px_dwconv2d_run(px_graph *g, const pf_xnn_node *n);
+/* The scratch DepthwiseConv2d takes at the current shapes (called by px_conv2d_reshape). */
+PT_FUNC ptera_status px_dwconv2d_need_ws(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_deconv2d_reshape(px_graph *g, const pf_xnn_node *n);
+PT_FUNC ptera_status px_deconv2d_prepare(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_deconv2d_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_fc_reshape(px_graph *g, const pf_xnn_node *n);
+PT_FUNC ptera_status px_fc_prepare(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_fc_run(px_graph *g, const pf_xnn_node *n);
 /* Statically quantized FullyConnected (node_fc_quant.c), called by node_fc.c. */
 PT_FUNC ptera_status px_fc_quant_check(px_graph *g, const pf_xnn_node *n, size_t oc);
@@ -100,10 +162,5 @@ PT_FUNC void px_resize_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_convert_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_convert_run(px_graph *g, const pf_xnn_node *n);
 
-/* Compute entry points FullyConnected and Conv2d use (one call site each),
- * to be replaced by kernels/cpu/gemm.h and conv_geom.h once those land.
- * y[m, o] = clamp(sum_k x[m, k] * w(o, k) + bias[o]); w(o, k) = w[o*ws_o + k*ws_k]. */
-PT_FUNC void px_gemm_f32(size_t M, size_t N, size_t K, const float *x, const float *w, size_t ws_o,
-                         size_t ws_k, const float *bias, float *y, float lo, float hi);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "xnnpack/xnn.h"
+#include "xnnpack/xnn_quant.h"
 
 static bool available(void) { return true; }
 
@@ -79,9 +79,48 @@ static ptera_status bind_const(px_graph *g, const ptera_backend_init_ctx *ctx, u
 }
 
 /* Per-channel scales from constant data or the inline vector (§6.2). */
+/* Blockwise bf16 scales (§6.3): constant data, the legacy inline bf16
+ * vector, or legacy inline fp32 scales converted as upstream does
+ * (x * 1.00389105f, low 16 bits truncated). */
+static ptera_status bind_group_scales(px_graph *g, const ptera_backend_init_ctx *ctx, uint32_t vi) {
+  px_value *v = &g->v[vi];
+  const pf_xnn_value *d = v->def;
+  if (!d->scale_buffer_idx && d->nscales_bf16) {
+    v->bscales = d->scales_bf16;
+    v->nbscales = d->nscales_bf16;
+    return PTERA_OK;
+  }
+  uint32_t n = d->scale_buffer_idx ? d->num_scales : d->nscales;
+  const uint8_t *src = NULL;
+  if (d->scale_buffer_idx) { /* the data must hold n scales before n is trusted */
+    size_t have;
+    ptera_status st = const_bytes(g, ctx, d->scale_buffer_idx, &src, &have);
+    if (st != PTERA_OK) return st;
+    if (have / 2 < n)
+      return px_fail(g, PTERA_INVALID_PROGRAM, "value %u: %u bf16 scales need %zu bytes, the data has %zu",
+                     (unsigned)vi, (unsigned)n, (size_t)n * 2, have);
+  }
+  uint16_t *s = pt_arena_array(&g->arena, n ? n : 1, 2, 2);
+  if (!s) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory copying scales");
+  if (src) {
+    memcpy(s, src, (size_t)n * 2);
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      float f = d->scales[i] * 1.00389105f;
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      s[i] = (uint16_t)(u >> 16);
+    }
+  }
+  v->bscales = s;
+  v->nbscales = n;
+  return PTERA_OK;
+}
+
 static ptera_status bind_scales(px_graph *g, const ptera_backend_init_ctx *ctx, uint32_t vi) {
   px_value *v = &g->v[vi];
   const pf_xnn_value *d = v->def;
+  if (d->quant == PF_XNN_Q_CHANNEL_GROUP) return bind_group_scales(g, ctx, vi);
   if (d->quant != PF_XNN_Q_PER_CHANNEL) return PTERA_OK;
   if (!d->scale_buffer_idx) {
     v->scales = d->scales;
@@ -121,24 +160,102 @@ static void sort_ext(px_graph *g, uint32_t *idx, uint32_t n) {
     }
 }
 
+static size_t al64(size_t x) { return (x + 63) & ~(size_t)63; }
+
+/* Whether operand k (inputs, then outputs), v, of a node is widened to fp32
+ * around its run. */
+static bool widened(const px_node_impl *impl, unsigned k, const px_value *v) {
+  return impl->widen != PX_WIDEN_NONE && px_is_half(v->dt) && !(impl->widen == PX_WIDEN_ACTS && (k == 1 || k == 2));
+}
+
+static px_value *operand(px_graph *g, const pf_xnn_node *n, unsigned k) {
+  uint32_t id = k < n->nin ? n->in[k] : n->out[k - n->nin];
+  return id == PF_XNN_NONE ? NULL : &g->v[id];
+}
+
+/* Scratch of node n: its own workspace, then the fp32 copies of widened
+ * operands. */
+static size_t node_scratch(px_graph *g, const pf_xnn_node *n, const px_node_impl *impl, uint32_t i) {
+  size_t total = al64(g->ws[i]);
+  for (unsigned k = 0; k < (unsigned)n->nin + n->nout; k++) {
+    const px_value *v = operand(g, n, k);
+    if (v && widened(impl, k, v)) total += al64(px_numel(v) * 4);
+  }
+  return total;
+}
+
 static ptera_status reshape_all(px_graph *g) {
   for (g->cur = 0; g->cur < g->g.nnodes; g->cur++) {
     const pf_xnn_node *n = &g->g.nodes[g->cur];
     const px_node_impl *impl = px_node_impl_for(n->kind);
     if (!impl) return px_fail(g, PTERA_NOT_IMPLEMENTED, "node type is not implemented");
+    g->ws[g->cur] = 0;
     ptera_status st = impl->reshape(g, n);
     if (st != PTERA_OK) return st;
+    size_t need = node_scratch(g, n, impl, g->cur);
+    if (g->sizing) {
+      if (need > g->temp_need) g->temp_need = need;
+    } else if (need > g->temp_size) {
+      return px_fail(g, PTERA_INVALID_ARGUMENT,
+                     "needs %zu bytes of scratch, more than the %zu bytes the stored shapes allow", need,
+                     g->temp_size);
+    }
   }
   g->cur = g->g.nnodes;
   return PTERA_OK;
 }
 
+/* Runs node n; fp16/bf16 operands go through fp32 copies after its own
+ * workspace (the node sees fp32 values). */
+static void run_node(px_graph *g, const pf_xnn_node *n) {
+  const px_node_impl *impl = px_node_impl_for(n->kind);
+  unsigned nops = (unsigned)n->nin + n->nout;
+  void *saved[PF_XNN_MAX_NODE_IN + 2];
+  uint8_t dts[PF_XNN_MAX_NODE_IN + 2];
+  uint8_t *buf = g->temp ? g->temp + al64(g->ws[g->cur]) : NULL; /* non-NULL when anything is widened */
+  for (unsigned k = 0; k < nops; k++) {
+    px_value *v = operand(g, n, k);
+    dts[k] = 0;
+    if (!v || !widened(impl, k, v) || !px_numel(v)) continue; /* an empty operand is left as it is */
+    size_t cnt = px_numel(v);
+    saved[k] = v->data;
+    dts[k] = v->dt;
+    if (k < n->nin) {
+      const uint16_t *s = v->data;
+      float *d = (float *)buf;
+      for (size_t j = 0; j < cnt; j++) d[j] = v->dt == PF_XNN_DT_FP16 ? pt_half_to_float(s[j]) : pt_bf16_to_float(s[j]);
+    }
+    v->data = buf;
+    v->dt = PF_XNN_DT_FP32; /* an operand used twice is widened once */
+    buf += al64(cnt * 4);
+  }
+  impl->run(g, n);
+  for (unsigned k = 0; k < nops; k++) {
+    if (!dts[k]) continue;
+    px_value *v = operand(g, n, k);
+    if (k >= n->nin) {
+      const float *s = v->data;
+      uint16_t *d = saved[k];
+      size_t cnt = px_numel(v);
+      for (size_t j = 0; j < cnt; j++) d[j] = dts[k] == PF_XNN_DT_FP16 ? pt_float_to_half(s[j]) : pt_float_to_bf16(s[j]);
+    }
+    v->data = saved[k];
+    v->dt = dts[k];
+  }
+}
+
 static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
   const pf_xnn_graph *x = &g->g;
+  ptera_status est = px_expand_legacy_dq(g);
+  if (est != PTERA_OK) return est;
   g->v = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, sizeof *g->v, 8);
   g->inputs = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, 4, 4);
   g->outputs = pt_arena_array(&g->arena, x->nvalues ? x->nvalues : 1, 4, 4);
-  if (!g->v || !g->inputs || !g->outputs) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  g->state = pt_arena_array(&g->arena, x->nnodes ? x->nnodes : 1, sizeof *g->state, 8);
+  g->ws = pt_arena_array(&g->arena, x->nnodes ? x->nnodes : 1, sizeof *g->ws, 8);
+  if (!g->v || !g->inputs || !g->outputs || !g->state || !g->ws)
+    return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  g->nthreads = ptera_threadpool_size(ctx->threadpool);
   g->cur = x->nnodes;
   for (uint32_t i = 0; i < x->nvalues; i++) {
     px_value *v = &g->v[i];
@@ -147,9 +264,6 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
     v->dt = d->datatype;
     v->ndims = d->ndims;
     for (unsigned k = 0; k < d->ndims; k++) v->dims[k] = d->dims[k];
-    if (d->dq_datatype)
-      return px_fail(g, PTERA_NOT_IMPLEMENTED,
-                     "value %u uses the legacy dq_datatype dynamic-quantization marker", (unsigned)i);
     if (d->flags & PF_XNN_VALUE_INPUT) g->inputs[g->ninputs++] = i;
     if (d->flags & PF_XNN_VALUE_OUTPUT) g->outputs[g->noutputs++] = i;
     if (d->flags && !external_dt(v->dt))
@@ -164,16 +278,25 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
   sort_ext(g, g->inputs, g->ninputs);
   sort_ext(g, g->outputs, g->noutputs);
   /* Sizing pass over the stored shapes: checks every node and grows the
-   * internal buffers to what propagation needs. */
+   * internal buffers and the scratch to what propagation needs. Then the
+   * prepare steps pack constant operands (counted with the buffers). */
+  g->sizing = true;
   ptera_status st = reshape_all(g);
+  g->sizing = false;
+  for (g->cur = 0; g->cur < x->nnodes && st == PTERA_OK; g->cur++) {
+    const pf_xnn_node *n = &x->nodes[g->cur];
+    const px_node_impl *impl = px_node_impl_for(n->kind);
+    if (impl->prepare) st = impl->prepare(g, n);
+  }
+  g->cur = x->nnodes;
   if (st != PTERA_OK) return st;
-  uint64_t total = 0;
+  uint64_t total = g->packed_bytes + g->temp_need; /* the scratch is the method's, sized by this request */
   for (uint32_t i = 0; i < x->nvalues; i++)
     if (!g->v[i].is_const && !g->v[i].def->flags && !pt_add_u64(total, g->v[i].cap, &total)) total = UINT64_MAX;
   if (ctx->max_memory_bytes && total > ctx->max_memory_bytes)
     return px_fail(g, PTERA_OUT_OF_RESOURCES,
-                   "the graph's internal values need %llu bytes, more than the %llu-byte limit "
-                   "(ptera_load_options.max_planned_bytes)",
+                   "the graph's internal values, packed weights and scratch need %llu bytes, more than the "
+                   "%llu-byte limit (ptera_load_options.max_planned_bytes)",
                    (unsigned long long)total, (unsigned long long)ctx->max_memory_bytes);
   for (uint32_t i = 0; i < x->nvalues; i++) {
     px_value *v = &g->v[i];
@@ -213,7 +336,7 @@ static ptera_status xnn_init(ptera_backend_init_ctx *ctx, const void *blob, size
   }
   g->msg = NULL;
   g->msg_size = 0;
-  ctx->temp_bytes = 0;
+  ctx->temp_bytes = g->temp_need;
   *out_handle = g;
   return PTERA_OK;
 }
@@ -284,6 +407,11 @@ static ptera_status xnn_execute(ptera_backend_exec_ctx *ctx, void *handle, ptera
   g->msg = ctx->message;
   g->msg_size = ctx->message_size;
   g->cur = g->g.nnodes;
+  g->temp = ctx->temp;
+  g->temp_size = ctx->temp ? ctx->temp_size : 0;
+  pr_kernel_ctx_init(&g->kctx, "XnnpackBackend", NULL, NULL, 0);
+  /* workspaces are sized for init's pool: a larger one runs on one thread */
+  g->kctx.pool = ptera_threadpool_size(ctx->threadpool) <= g->nthreads ? ctx->threadpool : NULL;
   ptera_status st = PTERA_OK;
   for (uint32_t i = 0; i < g->ninputs && st == PTERA_OK; i++) st = bind_input(g, g->inputs[i], args, nargs);
   if (st == PTERA_OK) st = reshape_all(g);
@@ -291,7 +419,7 @@ static ptera_status xnn_execute(ptera_backend_exec_ctx *ctx, void *handle, ptera
   if (st == PTERA_OK) {
     for (g->cur = 0; g->cur < g->g.nnodes; g->cur++) {
       const pf_xnn_node *n = &g->g.nodes[g->cur];
-      px_node_impl_for(n->kind)->run(g, n);
+      run_node(g, n);
     }
     g->cur = g->g.nnodes;
     /* int64 outputs: int32 results widened in place, last element first (§9.5). */

@@ -80,3 +80,46 @@ ptera_status px_set_shape(px_graph *g, px_value *out, const size_t *dims, unsign
 ptera_status px_same_shape(px_graph *g, px_value *out, const px_value *in) {
   return px_set_shape(g, out, in->dims, in->ndims);
 }
+
+ptera_status px_want_float(px_graph *g, const px_value *v, const char *what) {
+  if (v->dt == PF_XNN_DT_FP32 || px_is_half(v->dt)) return PTERA_OK;
+  return px_fail(g, PTERA_NOT_IMPLEMENTED, "%s has datatype %s; this node supports fp32, fp16 and bf16 here", what,
+                 pf_xnn_dtype_name(v->dt));
+}
+
+ptera_status px_need_ws(px_graph *g, size_t bytes) {
+  if (bytes > SIZE_MAX / 2) return px_fail(g, PTERA_INVALID_ARGUMENT, "scratch size overflows");
+  g->ws[g->cur] = bytes;
+  return PTERA_OK;
+}
+
+void *px_packed_alloc(px_graph *g, size_t bytes) {
+  void *p = pt_arena_alloc(&g->arena, bytes ? bytes : 1, 64);
+  if (!p) {
+    px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory packing %zu bytes of weights", bytes);
+    return NULL;
+  }
+  g->packed_bytes += bytes;
+  return p;
+}
+
+const float *px_const_f32(px_graph *g, const px_value *v) {
+  if (v->dt == PF_XNN_DT_FP32) return v->data;
+  const ptera_allocator *a = g->arena.allocator ? g->arena.allocator : ptera_default_allocator();
+  size_t n = px_numel(v);
+  float *p = n <= SIZE_MAX / 4 ? a->alloc(a->user_data, n ? n * 4 : 4, 64) : NULL;
+  if (!p) {
+    px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory widening a %zu-element %s constant", n,
+            pf_xnn_dtype_name(v->dt));
+    return NULL;
+  }
+  const uint16_t *s = v->data;
+  for (size_t i = 0; i < n; i++) p[i] = v->dt == PF_XNN_DT_FP16 ? pt_half_to_float(s[i]) : pt_bf16_to_float(s[i]);
+  return p;
+}
+
+void px_f32_release(px_graph *g, const px_value *v, const float *p) {
+  if (v->dt == PF_XNN_DT_FP32 || !p) return;
+  const ptera_allocator *a = g->arena.allocator ? g->arena.allocator : ptera_default_allocator();
+  a->free(a->user_data, (void *)(uintptr_t)p);
+}

@@ -34,7 +34,13 @@ typedef struct ptera_method_options {
   /* Threads for kernels' parallel loops (threadpool.h); NULL = the calling
    * thread only. Must outlive the method; may be shared between methods. */
   ptera_threadpool *threadpool;
+  /* PTERA_METHOD_* bits; 0 = the defaults. */
+  uint32_t flags;
 } ptera_method_options;
+
+/* Runs every instruction as written: no load-time fusion of instruction
+ * groups into one kernel (fused groups show in profiles as "fused:..."). */
+#define PTERA_METHOD_NO_FUSION 1u
 
 /* Loads a method: materialises values, resolves every operator and backend.
  * Returns a handle in *out even on failure (read ptera_method_errmsg, then

@@ -3,13 +3,19 @@
 
 #include <string.h>
 
+#include "cpu/conv2d_nhwc.h"
+#include "cpu/conv2d_pixrows.h"
+#include "cpu/conv2d_slots.h"
+#include "cpu/conv2d_winograd.h"
 #include "cpu/gemm.h"
 #include "cpu/isa.h"
 #include "cpu/ukernels/dwconv/dwconv.h"
 
-#define CONV_KMAX 64                    /* largest kernel extent the gather path takes */
-#define CONV_TILE_BYTES ((size_t)192 << 10) /* per-thread gather budget (fits L2) */
-#define CONV_DIRECT_COLS 2048               /* columns per product when B is the input */
+#define CONV_KMAX 64                        /* largest kernel extent the gather path takes */
+#define CONV_TILE_BYTES ((size_t)192 << 10) /* transposed: per-thread gather budget (fits L2) */
+#define CONV_BTILE_BYTES ((size_t)768 << 10) /* forward: packed B tile per thread (in L2) */
+#define CONV_COL_STEP 32u                   /* forward tile widths: whole panels of every ISA but NEON */
+#define CONV_NR_MAX 32u                     /* widest B panel of any ISA's GEMM kernels */
 
 /* ---- depthwise ---- */
 
@@ -60,30 +66,10 @@ static void dw_task(void *arg, size_t begin, size_t end) {
   }
 }
 
-/* ---- gather + matrix product ---- */
+/* ---- shared by both product paths ---- */
 
-static pk_gemm_f32_args gemm_args(size_t M, size_t N, size_t K, const float *a, size_t lda, const void *pa,
-                                  const float *b, size_t ldb, const float *bias, float *c, size_t ldc, float min,
-                                  float max) {
-  pk_gemm_f32_args g = {M, N, K, {a, lda, 1, pa}, {b, ldb, 1, NULL}, bias, NULL, c, ldc, min, max};
-  return g;
-}
-
-/* The workspace of the worst case: A not packed. */
-static size_t gemm_workspace(size_t M, size_t N, size_t K) {
-  pk_gemm_f32_args g = gemm_args(M, N, K, NULL, K, NULL, NULL, N, NULL, NULL, N, 0.0f, 0.0f);
-  return pk_gemm_f32_workspace(&g, 1);
-}
-
-/* C[M, N] = clamp(bias_m + A[M, K] * B[K, N]) through the GEMM layer, one
- * thread (the caller splits); rows of A, B, C lda, ldb, ldc apart; pa: A
- * packed by pk_gemm_f32_pack_a, or NULL to read a; ws holds gemm_workspace(M, N, K)
- * bytes. */
-static void conv_gemm(size_t M, size_t N, size_t K, const float *a, size_t lda, const void *pa, const float *b,
-                      size_t ldb, const float *bias, float *c, size_t ldc, float min, float max, void *ws) {
-  pk_gemm_f32_args g = gemm_args(M, N, K, a, lda, pa, b, ldb, bias, c, ldc, min, max);
-  pk_gemm_f32_run(&g, ws, NULL);
-}
+static bool mul_ok(size_t a, size_t b, size_t *r) { return !__builtin_mul_overflow(a, b, r); }
+static size_t align64(size_t x) { return (x + 63) & ~(size_t)63; }
 
 /* One output phase: grid point (t, u) is output (y0 + ys*t, x0 + xs*u); tap
  * (j, i) reads input (t*ay + offy[j], u*ax + offx[i]) with kernel element
@@ -94,19 +80,6 @@ typedef struct conv_phase {
   ptrdiff_t offy[CONV_KMAX], offx[CONV_KMAX];
   size_t ky[CONV_KMAX], kx[CONV_KMAX];
 } conv_phase;
-
-typedef struct conv_job {
-  const pk_conv2d_geom *g;
-  const conv_phase *ph;
-  const float *in, *w, *bias;
-  const char *packed; /* per group filters packed for the GEMM, pack_stride apart; or NULL */
-  size_t pack_stride;
-  float *out;
-  float min, max;
-  char *ws;
-  size_t slice, gws, nb, ntiles, grain; /* gws: the GEMM's bytes at the slice's start */
-  bool direct; /* 1x1, stride 1, no padding: B is the input itself */
-} conv_job;
 
 /* Phase taps of one dim: forward, or transposed for outputs o0 + s*t. */
 static size_t phase_taps(bool transposed, int64_t k, int64_t s, int64_t p, int64_t d, int64_t o0,
@@ -129,45 +102,241 @@ static size_t phase_taps(bool transposed, int64_t k, int64_t s, int64_t p, int64
   return n;
 }
 
-/* Gathers rows [c, j, i] of B (nb columns from grid point col0) into dst. */
-static void conv_gather(const conv_job *jb, const float *plane0, size_t cin_g, size_t col0, size_t nb,
-                        float *dst) {
-  const conv_phase *ph = jb->ph;
-  size_t H = (size_t)jb->g->h, W = (size_t)jb->g->w;
-  for (size_t c = 0; c < cin_g; c++) {
-    const float *plane = plane0 + c * H * W;
-    for (size_t j = 0; j < ph->nj; j++)
-      for (size_t i = 0; i < ph->ni; i++, dst += nb) {
-        size_t col = 0, t = col0 / ph->nu, u = col0 % ph->nu;
-        while (col < nb) {
-          size_t run = ph->nu - u < nb - col ? ph->nu - u : nb - col;
-          ptrdiff_t iy = (ptrdiff_t)t * ph->ay + ph->offy[j];
-          float *d = dst + col;
-          if (iy < 0 || iy >= (ptrdiff_t)H) {
-            memset(d, 0, run * sizeof *d);
-          } else {
-            const float *row = plane + (size_t)iy * W;
-            ptrdiff_t ax = ph->ax, ix0 = (ptrdiff_t)u * ax + ph->offx[i];
-            size_t q = 0;
-            for (; q < run && ix0 + (ptrdiff_t)q * ax < 0; q++) d[q] = 0.0f;
-            size_t qe = q;
-            while (qe < run && ix0 + (ptrdiff_t)qe * ax < (ptrdiff_t)W) qe++;
-            if (ax == 1) {
-              memcpy(d + q, row + ix0 + (ptrdiff_t)q, (qe - q) * sizeof *d);
-            } else {
-              for (size_t e = q; e < qe; e++) d[e] = row[ix0 + (ptrdiff_t)e * ax];
-            }
-            for (q = qe; q < run; q++) d[q] = 0.0f;
-          }
-          col += run;
-          t++;
-          u = 0;
-        }
+/* Row (j, i) of B for one input plane H x W: the n values at grid points
+ * col, col + 1, ... (row-major over the phase's nt x nu grid) into d. */
+static void gather_run(const conv_phase *ph, const float *plane, size_t H, size_t W, size_t j, size_t i,
+                       size_t col, size_t n, float *d) {
+  size_t t = col / ph->nu, u = col % ph->nu, done = 0;
+  while (done < n) {
+    size_t run = ph->nu - u < n - done ? ph->nu - u : n - done;
+    ptrdiff_t iy = (ptrdiff_t)t * ph->ay + ph->offy[j];
+    float *o = d + done;
+    if (iy < 0 || iy >= (ptrdiff_t)H) {
+      memset(o, 0, run * sizeof *o);
+    } else {
+      const float *row = plane + (size_t)iy * W;
+      ptrdiff_t ax = ph->ax, ix0 = (ptrdiff_t)u * ax + ph->offx[i];
+      size_t q = 0;
+      for (; q < run && ix0 + (ptrdiff_t)q * ax < 0; q++) o[q] = 0.0f;
+      size_t qe = q;
+      while (qe < run && ix0 + (ptrdiff_t)qe * ax < (ptrdiff_t)W) qe++;
+      if (ax == 1) {
+        memcpy(o + q, row + ix0 + (ptrdiff_t)q, (qe - q) * sizeof *o);
+      } else {
+        for (size_t e = q; e < qe; e++) o[e] = row[ix0 + (ptrdiff_t)e * ax];
       }
+      for (q = qe; q < run; q++) o[q] = 0.0f;
+    }
+    done += run;
+    t++;
+    u = 0;
   }
 }
 
-static void conv_item(const conv_job *jb, size_t item, char *slice) {
+/* ---- forward: the input gathered straight into the GEMM's packed B ----
+ * Per image, group and tile of nb output pixels: B [K = cin_g*kh*kw, nb]
+ * packed in NR-column panels, then C[cout_g, nb] = A·B + bias written into
+ * the NCHW output (row stride oh*ow) by the micro-kernels; A the filters
+ * packed once. Items are (tile, share): with fewer tiles than threads each
+ * tile's product is split `shares` ways (pk_gemm_f32_run_share). */
+
+typedef struct fwd_plan {
+  size_t K, P, nb, ntiles, shares, slot; /* slot: bytes of one packed B tile */
+} fwd_plan;
+
+static bool fwd_plan_make(const pk_conv2d_geom *g, size_t nthreads, fwd_plan *pl) {
+  size_t K, P, col;
+  if (!mul_ok((size_t)pk_conv2d_cin_g(g), (size_t)(g->kh * g->kw), &K) ||
+      !mul_ok((size_t)g->oh, (size_t)g->ow, &P) || !mul_ok(K ? K : 1, sizeof(float), &col))
+    return false;
+  /* columns within the budget, whole panels; then equal tiles */
+  size_t nb = CONV_BTILE_BYTES / col / CONV_COL_STEP * CONV_COL_STEP;
+  if (nb < CONV_COL_STEP) nb = CONV_COL_STEP;
+  size_t ntiles = (P + nb - 1) / nb, outer = (size_t)(g->n * g->groups), shares = 1;
+  if (nthreads > 1 && outer * ntiles < 4 * nthreads) /* few tiles: a multiple of the threads */
+    ntiles = ((outer * ntiles + nthreads - 1) / nthreads * nthreads + outer - 1) / outer;
+  nb = (P + ntiles - 1) / ntiles;
+  nb = (nb + CONV_COL_STEP - 1) / CONV_COL_STEP * CONV_COL_STEP;
+  if (nb > P) nb = P;
+  ntiles = (P + nb - 1) / nb;
+  if (nthreads > 1 && outer * ntiles < nthreads) shares = nthreads;
+  size_t slot;
+  if (!mul_ok(nb + CONV_NR_MAX - 1, col, &slot) || slot > SIZE_MAX - 128) return false;
+  *pl = (fwd_plan){K, P, nb, ntiles, shares, align64(slot + 64)};
+  return true;
+}
+
+typedef struct fwd_job {
+  const pk_conv2d_geom *g;
+  const conv_phase *ph;
+  const float *in, *bias;
+  const char *packed; /* per group filters, pack_stride apart */
+  size_t pack_stride;
+  float *out;
+  float min, max;
+  pk_isa isa;
+  size_t nr;
+  bool identity; /* 1x1, stride 1, no padding: B's rows are the input planes */
+  fwd_plan pl;
+  char *ws;
+  slot_set slots;
+} fwd_job;
+
+/* One run of a B panel's lanes: grid row t, columns u .. u + n - 1. */
+typedef struct lane_run {
+  size_t t, u, n;
+} lane_run;
+
+/* Where tap column i of a run of lanes reads: lanes [lo, hi) from
+ * row + ix0 + q*ax, the others zero (found once per panel and tap column). */
+typedef struct col_span {
+  ptrdiff_t ix0;
+  size_t lo, hi;
+} col_span;
+
+static col_span span_of(const conv_phase *ph, size_t W, size_t i, const lane_run *r) {
+  ptrdiff_t ax = ph->ax, ix0 = (ptrdiff_t)r->u * ax + ph->offx[i];
+  size_t n = r->n;
+  size_t lo = ix0 >= 0 ? 0 : (size_t)((-ix0 + ax - 1) / ax);
+  size_t hi = ix0 >= (ptrdiff_t)W ? 0 : (size_t)(((ptrdiff_t)W - ix0 + ax - 1) / ax);
+  if (lo > n) lo = n;
+  if (hi > n) hi = n;
+  if (hi < lo) hi = lo;
+  return (col_span){ix0, lo, hi};
+}
+
+/* Row (j, i) of B over one run of lanes, from plane (H x W) into d[0, r->n). */
+static void gather_lanes(const conv_phase *ph, const float *plane, size_t H, size_t W, size_t j,
+                         const lane_run *r, const col_span *sp, float *d) {
+  size_t n = r->n, lo = sp->lo, hi = sp->hi;
+  ptrdiff_t iy = (ptrdiff_t)r->t * ph->ay + ph->offy[j];
+  if (iy < 0 || iy >= (ptrdiff_t)H) {
+    memset(d, 0, n * sizeof *d);
+    return;
+  }
+  const float *src = plane + (size_t)iy * W + sp->ix0;
+  if (lo) memset(d, 0, lo * sizeof *d);
+  if (ph->ax == 1) {
+    memcpy(d + lo, src + lo, (hi - lo) * sizeof *d);
+  } else if (ph->ax == 2) {
+    for (size_t q = lo; q < hi; q++) d[q] = src[2 * q];
+  } else {
+    for (size_t q = lo; q < hi; q++) d[q] = src[(ptrdiff_t)q * ph->ax];
+  }
+  if (hi < n) memset(d + hi, 0, (n - hi) * sizeof *d);
+}
+
+#define CONV_SPANS 256 /* spans kept per panel (runs x tap columns) */
+
+/* Packs B of image n, group grp, ncols columns from col0, panel by panel:
+ * each panel's K rows of NR lanes are consecutive in dst, so the writes
+ * stream; a panel's lanes split into runs along output rows once, and each
+ * run's column spans are found once per tap column. */
+static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, size_t ncols, float *dst) {
+  const pk_conv2d_geom *g = jb->g;
+  const conv_phase *ph = jb->ph;
+  size_t H = (size_t)g->h, W = (size_t)g->w, NR = jb->nr, cin_g = (size_t)pk_conv2d_cin_g(g);
+  const float *plane0 = jb->in + (n * (size_t)g->c_in + grp * cin_g) * H * W;
+  for (size_t c0 = col0; c0 < col0 + ncols; c0 += NR) {
+    size_t w = col0 + ncols - c0 < NR ? col0 + ncols - c0 : NR, nruns = 0;
+    lane_run runs[CONV_NR_MAX];
+    col_span spans[CONV_SPANS];
+    for (size_t done = 0, t = c0 / ph->nu, u = c0 % ph->nu; done < w; t++, u = 0) {
+      size_t len = ph->nu - u < w - done ? ph->nu - u : w - done;
+      runs[nruns++] = (lane_run){t, u, len};
+      done += len;
+    }
+    bool kept = nruns * ph->ni <= CONV_SPANS;
+    for (size_t r = 0; kept && r < nruns; r++)
+      for (size_t i = 0; i < ph->ni; i++) spans[r * ph->ni + i] = span_of(ph, W, i, &runs[r]);
+    for (size_t c = 0; c < cin_g; c++) {
+      const float *plane = plane0 + c * H * W;
+      for (size_t j = 0; j < ph->nj; j++)
+        for (size_t i = 0; i < ph->ni; i++, dst += NR) {
+          if (jb->identity) {
+            memcpy(dst, plane + c0, w * sizeof *dst);
+          } else {
+            float *d = dst;
+            for (size_t r = 0; r < nruns; d += runs[r].n, r++) {
+              col_span sp = kept ? spans[r * ph->ni + i] : span_of(ph, W, i, &runs[r]);
+              gather_lanes(ph, plane, H, W, j, &runs[r], &sp, d);
+            }
+          }
+          if (w < NR) memset(dst + w, 0, (NR - w) * sizeof *dst);
+        }
+    }
+  }
+}
+
+static void fwd_task(void *arg, size_t begin, size_t end) {
+  fwd_job *jb = arg;
+  const pk_conv2d_geom *g = jb->g;
+  const fwd_plan *pl = &jb->pl;
+  size_t slot = slot_claim(&jb->slots);
+  char *bt = jb->ws + slot * pl->slot;
+  size_t cout_g = (size_t)pk_conv2d_cout_g(g), groups = (size_t)g->groups, gathered = SIZE_MAX;
+  float *panels = NULL;
+  for (size_t item = begin; item < end; item++) {
+    size_t unit = item / pl->shares, tile = unit % pl->ntiles, rest = unit / pl->ntiles;
+    size_t grp = rest % groups, n = rest / groups;
+    size_t col0 = tile * pl->nb, ncols = pl->P - col0 < pl->nb ? pl->P - col0 : pl->nb;
+    if (unit != gathered) {
+      panels = pk_gemm_f32_pack_b_start(bt, pl->K, ncols, jb->isa);
+      fwd_gather(jb, n, grp, col0, ncols, panels);
+      gathered = unit;
+    }
+    pk_gemm_f32_args a = {cout_g, ncols, pl->K, {NULL, pl->K, 1, jb->packed + grp * jb->pack_stride},
+                          {NULL, 0, 0, bt}, jb->bias ? jb->bias + grp * cout_g : NULL, NULL,
+                          jb->out + (n * (size_t)g->c_out + grp * cout_g) * pl->P + col0, pl->P,
+                          jb->min, jb->max};
+    pk_gemm_f32_run_share(&a, NULL, pl->shares, item % pl->shares);
+  }
+  slot_release(&jb->slots, slot);
+}
+
+/* ---- transposed: gather + product per output phase ---- */
+
+static pk_gemm_f32_args gemm_args(size_t M, size_t N, size_t K, const float *a, size_t lda, const float *b,
+                                  size_t ldb, const float *bias, float *c, size_t ldc, float min, float max) {
+  pk_gemm_f32_args g = {M, N, K, {a, lda, 1, NULL}, {b, ldb, 1, NULL}, bias, NULL, c, ldc, min, max};
+  return g;
+}
+
+typedef struct tr_job {
+  const pk_conv2d_geom *g;
+  const conv_phase *ph;
+  const float *in, *w, *bias;
+  float *out;
+  float min, max;
+  char *ws;
+  size_t slot, gws, nb, ntiles, grain; /* gws: the GEMM's bytes at the slot's start */
+  slot_set slots;
+} tr_job;
+
+/* Tile width nb, the GEMM's share *gws and the per-slot bytes *slot of the
+ * transposed path; false on overflow. */
+static bool tr_plan(const pk_conv2d_geom *g, size_t *nb, size_t *gws, size_t *slot) {
+  size_t cin_g = (size_t)pk_conv2d_cin_g(g), cout_g = (size_t)pk_conv2d_cout_g(g), K, P, a, per;
+  if (!mul_ok(cin_g, (size_t)(g->kh * g->kw), &K) || !mul_ok((size_t)g->oh, (size_t)g->ow, &P) ||
+      !mul_ok(cout_g, K, &a))
+    return false;
+  size_t rows = K + cout_g; /* floats per tile column: B and C */
+  size_t n = CONV_TILE_BYTES / sizeof(float) / rows;
+  n = n < 16 ? 16 : n & ~(size_t)15;
+  *nb = n < P ? n : P;
+  if (!mul_ok(rows, *nb, &per) || __builtin_add_overflow(per, a, &per) || !mul_ok(per, sizeof(float), &per))
+    return false;
+  pk_gemm_f32_args ga = gemm_args(cout_g, *nb, K, NULL, K, NULL, *nb, NULL, NULL, *nb, 0.0f, 0.0f);
+  *gws = align64(pk_gemm_f32_workspace(&ga, 1));
+  if (__builtin_add_overflow(per, *gws, &per) || per > SIZE_MAX - 64) return false;
+  *slot = align64(per);
+  return true;
+}
+
+/* One tile of one phase: the phase's sub-kernel as A[oc, (c, j, i)], the
+ * gathered input as B, the product in a tile, then scattered to the phase's
+ * output points. Weight [C_in, C_out/g, kh, kw]. */
+static void tr_item(const tr_job *jb, size_t item, char *slot) {
   const pk_conv2d_geom *g = jb->g;
   const conv_phase *ph = jb->ph;
   size_t cin_g = (size_t)pk_conv2d_cin_g(g), cout_g = (size_t)pk_conv2d_cout_g(g);
@@ -175,31 +344,13 @@ static void conv_item(const conv_job *jb, size_t item, char *slice) {
   size_t grp = rest % groups, n = rest / groups;
   size_t P = ph->nt * ph->nu, col0 = tile * jb->nb, nb = P - col0 < jb->nb ? P - col0 : jb->nb;
   size_t H = (size_t)g->h, W = (size_t)g->w, OH = (size_t)g->oh, OW = (size_t)g->ow;
-  size_t K = cin_g * ph->nj * ph->ni;
+  size_t K = cin_g * ph->nj * ph->ni, kh = (size_t)g->kh, kw = (size_t)g->kw;
   const float *plane0 = jb->in + (n * (size_t)g->c_in + grp * cin_g) * H * W;
-  const float *bias = jb->bias ? jb->bias + grp * cout_g : NULL;
   float *obase = jb->out + (n * (size_t)g->c_out + grp * cout_g) * OH * OW;
-  void *gws = slice;
-  float *bt = slice ? (float *)(slice + jb->gws) : NULL;
-  const float *b = bt;
-  size_t ldb = nb;
-  if (jb->direct) {
-    b = plane0 + col0;
-    ldb = H * W;
-  } else {
-    conv_gather(jb, plane0, cin_g, col0, nb, bt);
-  }
-  if (!g->transposed) {
-    const void *pa = jb->packed ? jb->packed + grp * jb->pack_stride : NULL;
-    conv_gemm(cout_g, nb, K, jb->w + grp * cout_g * K, K, pa, b, ldb, bias, obase + col0, OH * OW, jb->min,
-              jb->max, gws);
-    return;
-  }
-  /* transposed: weight [C_in, C_out/g, kh, kw]; this phase's sub-kernel as
-   * A[oc, (c, j, i)], the product in a tile, then scattered to the phase's
-   * output points */
-  size_t kh = (size_t)g->kh, kw = (size_t)g->kw;
-  float *a = bt + K * jb->nb, *ct = a + cout_g * K;
+  float *bt = (float *)(slot + jb->gws), *a = bt + K * jb->nb, *ct = a + cout_g * K, *dst = bt;
+  for (size_t c = 0; c < cin_g; c++)
+    for (size_t j = 0; j < ph->nj; j++)
+      for (size_t i = 0; i < ph->ni; i++, dst += nb) gather_run(ph, plane0 + c * H * W, H, W, j, i, col0, nb, dst);
   for (size_t oc = 0; oc < cout_g; oc++) {
     float *arow = a + oc * K;
     for (size_t c = 0; c < cin_g; c++) {
@@ -208,7 +359,9 @@ static void conv_item(const conv_job *jb, size_t item, char *slice) {
         for (size_t i = 0; i < ph->ni; i++) *arow++ = wk[ph->ky[j] * kw + ph->kx[i]];
     }
   }
-  conv_gemm(cout_g, nb, K, a, K, NULL, b, ldb, bias, ct, nb, jb->min, jb->max, gws);
+  pk_gemm_f32_args ga = gemm_args(cout_g, nb, K, a, K, bt, nb, jb->bias ? jb->bias + grp * cout_g : NULL, ct, nb,
+                                  jb->min, jb->max);
+  pk_gemm_f32_run(&ga, slot, NULL);
   for (size_t oc = 0; oc < cout_g; oc++) {
     const float *crow = ct + oc * nb;
     float *oplane = obase + oc * OH * OW;
@@ -223,116 +376,27 @@ static void conv_item(const conv_job *jb, size_t item, char *slice) {
   }
 }
 
-static void conv_task(void *arg, size_t begin, size_t end) {
-  const conv_job *jb = arg;
-  char *slice = jb->ws ? jb->ws + (begin / jb->grain) * jb->slice : NULL;
-  for (size_t item = begin; item < end; item++) conv_item(jb, item, slice);
+static void tr_task(void *arg, size_t begin, size_t end) {
+  tr_job *jb = arg;
+  size_t slot = slot_claim(&jb->slots);
+  for (size_t item = begin; item < end; item++) tr_item(jb, item, jb->ws + slot * jb->slot);
+  slot_release(&jb->slots, slot);
 }
 
-/* ---- planning ---- */
-
-static bool mul_ok(size_t a, size_t b, size_t *r) { return !__builtin_mul_overflow(a, b, r); }
-
-static bool is_direct(const pk_conv2d_geom *g) {
-  return !g->transposed && g->kh == 1 && g->kw == 1 && g->stride[0] == 1 && g->stride[1] == 1 &&
-         g->pad[0] == 0 && g->pad[1] == 0;
-}
-
-/* Tile width nb, the GEMM's share *gws and the per-thread bytes *slice of
- * the gather path; false on overflow. */
-static bool conv_plan(const pk_conv2d_geom *g, size_t *nb, size_t *gws, size_t *slice) {
-  size_t cin_g = (size_t)pk_conv2d_cin_g(g), cout_g = (size_t)pk_conv2d_cout_g(g), K, P, a = 0, per;
-  if (!mul_ok(cin_g, (size_t)(g->kh * g->kw), &K) || !mul_ok((size_t)g->oh, (size_t)g->ow, &P)) return false;
-  size_t rows = is_direct(g) ? 0 : K; /* floats per tile column */
-  if (g->transposed) {
-    if (!mul_ok(cout_g, K, &a)) return false;
-    rows += cout_g;
-  }
-  size_t n = rows ? CONV_TILE_BYTES / sizeof(float) / rows : CONV_DIRECT_COLS;
-  n = n < 16 ? 16 : n & ~(size_t)15;
-  *nb = n < P ? n : P;
-  if (!mul_ok(rows, *nb, &per) || __builtin_add_overflow(per, a, &per) || !mul_ok(per, sizeof(float), &per))
-    return false;
-  *gws = (gemm_workspace(cout_g, *nb, K) + 63) & ~(size_t)63;
-  if (__builtin_add_overflow(per, *gws, &per)) return false;
-  *slice = (per + 63) & ~(size_t)63;
-  return *slice >= per;
-}
-
-/* Bytes between two groups' packed filters; 0 when the path packs none. */
-static size_t pack_stride(const pk_conv2d_geom *g) {
-  size_t K;
-  if (g->transposed || dw_pick(g) || !mul_ok((size_t)pk_conv2d_cin_g(g), (size_t)(g->kh * g->kw), &K)) return 0;
-  size_t a = pk_gemm_f32_pack_a_size((size_t)pk_conv2d_cout_g(g), K);
-  return (a + 63) & ~(size_t)63;
-}
-
-size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
-  size_t total;
-  if (!mul_ok(pack_stride(g), (size_t)g->groups, &total)) return SIZE_MAX;
-  return total;
-}
-
-void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
-  size_t stride = pack_stride(g), cout_g = (size_t)pk_conv2d_cout_g(g);
-  size_t K = (size_t)(pk_conv2d_cin_g(g) * g->kh * g->kw);
-  for (size_t grp = 0; grp < (size_t)g->groups; grp++)
-    pk_gemm_f32_pack_a(cout_g, K, w + grp * cout_g * K, K, 1, (char *)packed + grp * stride);
-}
-
-bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
-  return g->layout == PK_CONV_NCHW && g->kh <= CONV_KMAX && g->kw <= CONV_KMAX;
-}
-
-size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
-  size_t nb, gws, slice, total;
-  if (dw_pick(g)) return 0;
-  if (!conv_plan(g, &nb, &gws, &slice) || !mul_ok(slice, nthreads ? nthreads : 1, &total)) return SIZE_MAX;
-  return total;
-}
-
-static void conv_run_phase(conv_job *jb, ptera_kernel_ctx *ctx, size_t nthreads) {
+static void tr_run_phase(tr_job *jb, ptera_kernel_ctx *ctx, size_t nthreads) {
   size_t P = jb->ph->nt * jb->ph->nu;
   if (P == 0) return;
   jb->ntiles = (P + jb->nb - 1) / jb->nb;
   size_t items = (size_t)jb->g->n * (size_t)jb->g->groups * jb->ntiles;
-  jb->grain = (items + nthreads - 1) / nthreads;
-  ptera_kernel_parallel_for(ctx, items, jb->grain, conv_task, jb);
+  ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), tr_task, jb);
 }
 
-void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, const void *packed_w,
-                   const float *bias, float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx) {
-  size_t nthreads = ptera_kernel_thread_count(ctx);
-  pk_f32_dwconv2d_fn dw = dw_pick(g);
-  if (dw) {
-    dw_job j = {g, dw, in, w, bias, out,
-                {(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow, (size_t)g->pad[0],
-                 (size_t)g->pad[1], min, max}};
-    size_t planes = (size_t)(g->n * g->c_in);
-    ptera_kernel_parallel_for(ctx, planes, (planes + nthreads - 1) / nthreads, dw_task, &j);
-    return;
-  }
-  conv_job jb = {.g = g, .in = in, .w = w, .bias = bias, .out = out, .min = min, .max = max,
-                 .ws = ws, .direct = is_direct(g)};
-  if (packed_w && pack_stride(g)) {
-    jb.packed = packed_w;
-    jb.pack_stride = pack_stride(g);
-  }
-  conv_plan(g, &jb.nb, &jb.gws, &jb.slice);
+static void tr_run(const pk_conv2d_geom *g, const float *in, const float *w, const float *bias, float *out,
+                   float min, float max, void *ws, ptera_kernel_ctx *ctx, size_t nthreads) {
+  tr_job jb = {.g = g, .in = in, .w = w, .bias = bias, .out = out, .min = min, .max = max, .ws = ws};
+  tr_plan(g, &jb.nb, &jb.gws, &jb.slot);
+  slots_init(&jb.slots);
   conv_phase ph;
-  if (!g->transposed) {
-    ph.nt = (size_t)g->oh;
-    ph.nu = (size_t)g->ow;
-    ph.y0 = ph.x0 = 0;
-    ph.ys = ph.xs = 1;
-    ph.ay = (ptrdiff_t)g->stride[0];
-    ph.ax = (ptrdiff_t)g->stride[1];
-    ph.nj = phase_taps(false, g->kh, g->stride[0], g->pad[0], g->dil[0], 0, ph.offy, ph.ky);
-    ph.ni = phase_taps(false, g->kw, g->stride[1], g->pad[1], g->dil[1], 0, ph.offx, ph.kx);
-    jb.ph = &ph;
-    conv_run_phase(&jb, ctx, nthreads);
-    return;
-  }
   size_t sy = (size_t)g->stride[0], sx = (size_t)g->stride[1], OH = (size_t)g->oh, OW = (size_t)g->ow;
   ph.ys = sy;
   ph.xs = sx;
@@ -346,7 +410,138 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
       ph.x0 = x0;
       ph.nu = (OW - x0 + sx - 1) / sx;
       ph.ni = phase_taps(true, g->kw, g->stride[1], g->pad[1], g->dil[1], (int64_t)x0, ph.offx, ph.kx);
-      conv_run_phase(&jb, ctx, nthreads);
+      tr_run_phase(&jb, ctx, nthreads);
     }
   }
+}
+
+/* ---- planning and entry points ---- */
+
+/* Bytes between two groups' filters packed for isa; 0 when the path packs none. */
+static size_t pack_stride(const pk_conv2d_geom *g, pk_isa isa) {
+  size_t K;
+  if (g->transposed || dw_pick(g) || !mul_ok((size_t)pk_conv2d_cin_g(g), (size_t)(g->kh * g->kw), &K)) return 0;
+  return align64(pk_gemm_f32_pack_a_size_isa((size_t)pk_conv2d_cout_g(g), K, isa));
+}
+
+size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
+  if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_pack_size(g);
+  if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_pack_size(g);
+  if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_pack_size(g);
+  size_t total;
+  if (!mul_ok(pack_stride(g, pk_isa_selected()), (size_t)g->groups, &total)) return SIZE_MAX;
+  return total;
+}
+
+void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
+  if (g->layout == PK_CONV_NHWC) {
+    pk_conv2d_nhwc_pack(g, w, packed);
+    return;
+  }
+  if (pk_conv2d_wino_applies(g)) {
+    pk_conv2d_wino_pack(g, w, packed);
+    return;
+  }
+  if (pk_conv2d_pixrows_applies(g)) {
+    pk_conv2d_pixrows_pack(g, w, packed);
+    return;
+  }
+  size_t stride = pack_stride(g, pk_isa_selected()), cout_g = (size_t)pk_conv2d_cout_g(g);
+  size_t K = (size_t)(pk_conv2d_cin_g(g) * g->kh * g->kw);
+  if (!stride) return;
+  for (size_t grp = 0; grp < (size_t)g->groups; grp++)
+    pk_gemm_f32_pack_a(cout_g, K, w + grp * cout_g * K, K, 1, (char *)packed + grp * stride);
+}
+
+bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
+  return a->c_in == b->c_in && a->c_out == b->c_out && a->groups == b->groups && a->kh == b->kh &&
+         a->kw == b->kw && a->transposed == b->transposed && a->layout == b->layout &&
+         a->stride[0] == b->stride[0] && a->stride[1] == b->stride[1] && a->dil[0] == b->dil[0] &&
+         a->dil[1] == b->dil[1] && pk_conv2d_wino_applies(a) == pk_conv2d_wino_applies(b) &&
+         pk_conv2d_pixrows_applies(a) == pk_conv2d_pixrows_applies(b);
+}
+
+bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
+  if (g->layout == PK_CONV_NHWC) return !g->transposed;
+  return g->layout == PK_CONV_NCHW && g->kh <= CONV_KMAX && g->kw <= CONV_KMAX;
+}
+
+size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
+  size_t total, slots = slot_count(nthreads);
+  if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_workspace(g, nthreads);
+  if (dw_pick(g)) return 0;
+  if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_workspace(g, nthreads);
+  if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_workspace(g, nthreads);
+  if (g->transposed) {
+    size_t nb, gws, slot;
+    if (!tr_plan(g, &nb, &gws, &slot) || !mul_ok(slot, slots, &total)) return SIZE_MAX;
+    return total;
+  }
+  fwd_plan pl;
+  if (!fwd_plan_make(g, nthreads ? nthreads : 1, &pl) || !mul_ok(pl.slot, slots, &total)) return SIZE_MAX;
+  return total;
+}
+
+static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed_w, const float *bias, float *out,
+                    float min, float max, void *ws, ptera_kernel_ctx *ctx, size_t nthreads) {
+  fwd_job jb = {.g = g, .in = in, .bias = bias, .packed = packed_w, .out = out, .min = min, .max = max, .ws = ws};
+  jb.isa = pk_gemm_f32_packed_isa(packed_w);
+  jb.pack_stride = pack_stride(g, jb.isa);
+  jb.nr = pk_gemm_f32_b_panel(jb.isa);
+  jb.identity = g->kh == 1 && g->kw == 1 && g->stride[0] == 1 && g->stride[1] == 1 && g->pad[0] == 0 &&
+                g->pad[1] == 0;
+  fwd_plan_make(g, nthreads, &jb.pl);
+  if (jb.pl.P == 0) return;
+  conv_phase ph;
+  ph.nt = (size_t)g->oh;
+  ph.nu = (size_t)g->ow;
+  ph.y0 = ph.x0 = 0;
+  ph.ys = ph.xs = 1;
+  ph.ay = (ptrdiff_t)g->stride[0];
+  ph.ax = (ptrdiff_t)g->stride[1];
+  ph.nj = phase_taps(false, g->kh, g->stride[0], g->pad[0], g->dil[0], 0, ph.offy, ph.ky);
+  ph.ni = phase_taps(false, g->kw, g->stride[1], g->pad[1], g->dil[1], 0, ph.offx, ph.kx);
+  jb.ph = &ph;
+  slots_init(&jb.slots);
+  size_t items = (size_t)(g->n * g->groups) * jb.pl.ntiles * jb.pl.shares;
+  ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), fwd_task, &jb);
+}
+
+void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, const void *packed_w,
+                   const float *bias, float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx) {
+  size_t nthreads = ptera_kernel_thread_count(ctx);
+  if (g->layout == PK_CONV_NHWC) {
+    if (!packed_w) { /* packed per call, into the front of the workspace */
+      pk_conv2d_nhwc_pack(g, w, ws);
+      packed_w = ws;
+      ws = (char *)ws + pk_conv2d_nhwc_pack_size(g);
+    }
+    pk_conv2d_nhwc_run(g, in, packed_w, bias, out, min, max, ws, ctx);
+    return;
+  }
+  pk_f32_dwconv2d_fn dw = dw_pick(g);
+  if (dw) {
+    dw_job j = {g, dw, in, w, bias, out,
+                {(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow, (size_t)g->pad[0],
+                 (size_t)g->pad[1], min, max}};
+    size_t planes = (size_t)(g->n * g->c_in);
+    ptera_kernel_parallel_for(ctx, planes, (planes + 4 * nthreads - 1) / (4 * nthreads), dw_task, &j);
+    return;
+  }
+  if (g->transposed) {
+    tr_run(g, in, w, bias, out, min, max, ws, ctx, nthreads);
+    return;
+  }
+  char *rest = ws;
+  if (!packed_w) { /* the filters packed per call, into the front of the workspace */
+    pk_conv2d_f32_pack(g, w, ws);
+    packed_w = ws;
+    rest += pk_conv2d_f32_pack_size(g);
+  }
+  if (pk_conv2d_wino_applies(g))
+    pk_conv2d_wino_run(g, in, packed_w, bias, out, min, max, rest, ctx);
+  else if (pk_conv2d_pixrows_applies(g))
+    pk_conv2d_pixrows_run(g, in, packed_w, bias, out, min, max, rest, ctx);
+  else
+    fwd_run(g, in, packed_w, bias, out, min, max, rest, ctx, nthreads);
 }

@@ -11,9 +11,11 @@
 #ifndef PK_CPU_GEMM_H
 #define PK_CPU_GEMM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/core.h"
+#include "cpu/isa.h"
 #include "ptera/kernel.h"
 
 typedef struct pk_f32_operand { /* element (r,c) at ptr[r*s_r + c*s_c], or packed */
@@ -36,6 +38,26 @@ PT_FUNC size_t pk_gemm_f32_pack_a_size(size_t M, size_t K);
 PT_FUNC void pk_gemm_f32_pack_a(size_t M, size_t K, const float *a, size_t s_m, size_t s_k, void *packed);
 PT_FUNC size_t pk_gemm_f32_pack_b_size(size_t K, size_t N);
 PT_FUNC void pk_gemm_f32_pack_b(size_t K, size_t N, const float *b, size_t s_k, size_t s_n, void *packed);
+/* The ISA a packed operand was packed for. */
+PT_FUNC pk_isa pk_gemm_f32_packed_isa(const void *packed);
+/* A B (K×N) packed by the caller for isa's kernels (the convolution gathers
+ * its input straight into it): pk_gemm_f32_b_panel gives the panel width NR,
+ * pk_gemm_f32_pack_b_size_isa the bytes, and pk_gemm_f32_pack_b_start writes
+ * the header and returns the panels to fill: panel p, step k, lane i at
+ * [(p*K + k)*NR + i], lanes past N zero. */
+PT_FUNC size_t pk_gemm_f32_b_panel(pk_isa isa);
+PT_FUNC size_t pk_gemm_f32_pack_b_size_isa(size_t K, size_t N, pk_isa isa);
+PT_FUNC float *pk_gemm_f32_pack_b_start(void *packed, size_t K, size_t N, pk_isa isa);
+/* The same for an A (M×K) written by the caller: pk_gemm_f32_a_panel gives
+ * the panel height MR; panel p, step k, lane i at [(p*K + k)*MR + i], lanes
+ * past M zero; bytes as pk_gemm_f32_pack_a_size for isa. */
+PT_FUNC size_t pk_gemm_f32_a_panel(pk_isa isa);
+PT_FUNC size_t pk_gemm_f32_pack_a_size_isa(size_t M, size_t K, pk_isa isa);
+PT_FUNC float *pk_gemm_f32_pack_a_start(void *packed, size_t M, size_t K, pk_isa isa);
+/* pk_gemm_f32_workspace of an M×N×K product whose B is packed for isa and
+ * whose A is packed (a_packed) or read as it is, before the operands exist. */
+PT_FUNC size_t pk_gemm_f32_workspace_b_packed(size_t M, size_t N, size_t K, bool a_packed, pk_isa isa,
+                                             size_t nthreads);
 /* Bytes of temp pk_gemm_f32_run needs with nthreads threads (any alignment). */
 PT_FUNC size_t pk_gemm_f32_workspace(const pk_gemm_f32_args *args, size_t nthreads);
 /* Splits work with ptera_kernel_parallel_for(ctx, ...) (ctx NULL = one thread). */

@@ -29,6 +29,18 @@ static pk_f32_gavgpool_fn gavgpool_pick(void) {
   }
 }
 
+static pk_f32_avgpool2d_fn avgpool_pick(void) {
+  switch (pk_isa_selected()) {
+#if defined(__x86_64__)
+    case PK_ISA_AVX512: return pk_f32_avgpool2d_avx512;
+    case PK_ISA_AVX2: return pk_f32_avgpool2d_avx2;
+#elif defined(__aarch64__)
+    case PK_ISA_NEON: return pk_f32_avgpool2d_neon;
+#endif
+    default: return pk_f32_avgpool2d_scalar;
+  }
+}
+
 typedef struct maxpool_job {
   const pk_maxpool2d_params *p;
   pk_f32_maxpool2d_fn fn;
@@ -66,4 +78,24 @@ void pk_gavgpool_f32(const float *in, float *out, size_t planes, size_t hw, pter
   gavg_job j = {gavgpool_pick(), in, out, hw};
   size_t nt = ptera_kernel_thread_count(ctx);
   ptera_kernel_parallel_for(ctx, planes, (planes + nt - 1) / nt, gavg_task, &j);
+}
+
+typedef struct avgpool_job {
+  const pk_avgpool2d_params *p;
+  pk_f32_avgpool2d_fn fn;
+  const float *in;
+  float *out;
+} avgpool_job;
+
+static void avgpool_task(void *arg, size_t begin, size_t end) {
+  const avgpool_job *j = arg;
+  size_t ip = j->p->h * j->p->w, op = j->p->oh * j->p->ow;
+  for (size_t i = begin; i < end; i++) j->fn(j->in + i * ip, j->out + i * op, j->p);
+}
+
+void pk_avgpool2d_f32(const pk_avgpool2d_params *p, size_t planes, const float *in, float *out,
+                      ptera_kernel_ctx *ctx) {
+  avgpool_job j = {p, avgpool_pick(), in, out};
+  size_t nt = ptera_kernel_thread_count(ctx);
+  ptera_kernel_parallel_for(ctx, planes, (planes + 4 * nt - 1) / (4 * nt), avgpool_task, &j);
 }

@@ -1,5 +1,5 @@
 /* Typed f32 pooling for the fast path (NCHW planes, contiguous): max pool
- * with indices and global average pool, through the pool micro-kernels of
+ * with indices, average pool and global average pool, through the pool micro-kernels of
  * the selected ISA, planes split over the method's threads. Prefix pk_. */
 #ifndef PK_CPU_POOL2D_H
 #define PK_CPU_POOL2D_H
@@ -10,6 +10,9 @@
 /* planes consecutive h x w planes of in to oh x ow planes of out and idx. */
 PT_FUNC void pk_maxpool2d_f32(const pk_maxpool2d_params *p, size_t planes, const float *in, float *out,
                               int64_t *idx, ptera_kernel_ctx *ctx);
+/* planes consecutive h x w planes of in to oh x ow planes of out. */
+PT_FUNC void pk_avgpool2d_f32(const pk_avgpool2d_params *p, size_t planes, const float *in, float *out,
+                              ptera_kernel_ctx *ctx);
 /* out[i] = the mean of the hw floats of plane i of in. */
 PT_FUNC void pk_gavgpool_f32(const float *in, float *out, size_t planes, size_t hw, ptera_kernel_ctx *ctx);
 

@@ -16,7 +16,7 @@
  *     below x = -3 both lose ~x^2 ulps to the rounding of their argument (as
  *     float libm code does); they stay within 2e-5 relative there, the
  *     conformance suite's float tolerance for transcendental ops.
- *   add sub mul div neg relu clamp max: exact (bit for bit the portable results)
+ *   add sub mul div neg relu clamp max chan_affine: exact (bit for bit the portable results)
  *   sum, softmax, log_softmax: float accumulation in vector lanes (reordered),
  *     within 1e-5 relative of double.
  * NaN propagates through every function; relu gives +0 for -0.0 (portable). */
@@ -56,6 +56,12 @@ typedef struct pk_vmath_f32_table {
    * portable layer norm; w and b may be NULL (1 and 0). */
   void (*norm_apply)(size_t n, const float *x, float mean, float rstd, const float *w,
                      const float *b, float *y);
+  /* y = ((x - m) * r) * w + b, each step rounded (no FMA), as the portable
+   * batch norm: chan_affine with one channel's scalars (a contiguous NCHW
+   * plane), chan_affine_v with per-element ones (a channels-last pixel). */
+  void (*chan_affine)(size_t n, const float *x, float m, float r, float w, float b, float *y);
+  void (*chan_affine_v)(size_t n, const float *x, const float *m, const float *r, const float *w,
+                        const float *b, float *y);
 } pk_vmath_f32_table;
 
 /* The table of the ISA selected now (cpu/isa.h). */

@@ -3,8 +3,10 @@
  * int? divisor_override=None, *, Tensor(a!) out). self [C,H,W] or [N,C,H,W].
  * Each window's sum (float for half/bfloat16/float, double for double, int64 for
  * integers) is divided by divisor_override, or by the window's size including
- * padding (count_include_pad) or not; integers divide truncating. */
+ * padding (count_include_pad) or not; integers divide truncating. Contiguous
+ * float32 takes the fast path (kernels/cpu/pool2d.h). */
 #include "builtin.h"
+#include "cpu/pool2d.h"
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
 
@@ -35,6 +37,12 @@ ptera_status pk_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t
   int64_t OH = sizes[b + 1], OW = sizes[b + 2];
   PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
+  if (in->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(in) && ptera_tensor_is_contiguous(out)) {
+    pk_avgpool2d_params ap = {(size_t)H, (size_t)W, (size_t)OH, (size_t)OW, (size_t)k[0], (size_t)k[1],
+                              (size_t)s[0], (size_t)s[1], (size_t)p[0], (size_t)p[1], has_div ? div : 0, include_pad};
+    pk_avgpool2d_f32(&ap, (size_t)(N * C), in->data, out->data, ctx);
+    return PTERA_OK;
+  }
   int dt = in->dtype;
   pk_ctype ct = pk_compute_type(dt);
   ptrdiff_t es = (ptrdiff_t)ptera_dtype_size(dt);

@@ -1,7 +1,14 @@
 /* aten::convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride,
  * SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding,
  * SymInt groups, *, Tensor(a!) out). 1-d ([N,C,L]) and 2-d ([N,C,H,W]) inputs, any dim
- * order; transposed convolution included. One real dtype throughout. */
+ * order; transposed convolution included. One real dtype throughout.
+ *
+ * Float32 tensors all contiguous (NCHW) or all channels last (NHWC, 2-d)
+ * take the fast path (kernels/cpu/conv2d.h).
+ * Prepare (at method load): with a constant weight the filters are packed
+ * once into method-owned memory and the run's workspace is declared for the
+ * method's threads; with another weight the declaration also holds the
+ * filters packed per call. */
 #include "builtin.h"
 #include "cpu/conv2d.h"
 #include "cpu/conv_geom.h"
@@ -125,33 +132,23 @@ static void conv_transposed(const pk_conv2d_geom *g, const conv_strides *st, con
     }
 }
 
-/* The f32 fast path for contiguous (NCHW) tensors; false when it does not
- * apply (or no workspace is available) and the portable loops run. The
- * filters are packed per call into the workspace when it has room. */
-static bool conv_fast(ptera_kernel_ctx *ctx, const pk_conv2d_geom *g, const ptera_tensor *in,
-                      const ptera_tensor *w, const ptera_tensor *bias, ptera_tensor *out) {
-  if (in->dtype != PTERA_DTYPE_FLOAT || !ptera_tensor_is_contiguous(in) ||
-      !ptera_tensor_is_contiguous(w) || !ptera_tensor_is_contiguous(out) ||
-      (bias && !ptera_tensor_is_contiguous(bias)) || !pk_conv2d_f32_supported(g))
-    return false;
-  size_t bytes = pk_conv2d_f32_workspace(g, ptera_kernel_thread_count(ctx));
-  size_t pack = pk_conv2d_f32_pack_size(g);
-  if (bytes == SIZE_MAX) return false;
-  char *ws = NULL;
-  if (pack && pack != SIZE_MAX && bytes <= SIZE_MAX - pack) ws = ptera_kernel_temp(ctx, pack + bytes, 64);
-  if (ws) {
-    pk_conv2d_f32_pack(g, w->data, ws);
-  } else {
-    pack = 0;
-    ws = bytes ? ptera_kernel_temp(ctx, bytes, 64) : NULL;
-    if (bytes && !ws) return false;
-  }
-  pk_conv2d_f32(g, in->data, w->data, pack ? ws : NULL, bias ? bias->data : NULL, out->data, -INFINITY,
-                INFINITY, ws ? ws + pack : NULL, ctx);
-  return true;
-}
+/* The checked arguments and the geometry. */
+typedef struct conv_args {
+  ptera_tensor *in, *w, *bias, *out;
+  pk_conv2d_geom g;
+  bool one_d;
+} conv_args;
 
-ptera_status pk_convolution_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+/* The prepared state: the constant weight src packed for geometry g. */
+typedef struct conv_state {
+  pk_conv2d_geom g;
+  const void *src;
+  const void *packed;
+} conv_state;
+
+/* Validates the arguments and builds the geometry (ctx NULL at prepare:
+ * the status alone). */
+static ptera_status conv_setup(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs, conv_args *ca) {
   static const char op[] = "aten::convolution.out";
   ptera_tensor *in, *w, *bias, *out;
   bool transposed;
@@ -228,19 +225,92 @@ ptera_status pk_convolution_out(ptera_kernel_ctx *ctx, ptera_value **args, size_
   char why[160];
   if (pk_conv2d_geom_init(&g, why, sizeof why) != PTERA_OK)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: %s", op, why);
-  int32_t sizes[4] = {(int32_t)g.n, (int32_t)g.c_out, (int32_t)g.oh, (int32_t)g.ow};
-  if (one_d) sizes[2] = (int32_t)g.ow;
-  PK_TRY(pk_resize(ctx, op, "out", out, in->dim, sizes));
-  if (out->numel == 0) return PTERA_OK;
-  if (conv_fast(ctx, &g, in, w, bias, out)) return PTERA_OK;
-  conv_strides cs;
-  strides4(in, one_d, cs.is);
-  strides4(w, one_d, cs.ws);
-  strides4(out, one_d, cs.os);
-  cs.bs = bias ? (ptrdiff_t)bias->strides[0] * (ptrdiff_t)ptera_dtype_size(bias->dtype) : 0;
-  if (transposed)
-    conv_transposed(&g, &cs, in, w, bias, out);
+  *ca = (conv_args){in, w, bias, out, g, one_d};
+  return PTERA_OK;
+}
+
+static bool channels_last(const ptera_tensor *t) {
+  return t->dim == 4 && t->dim_order[0] == 0 && t->dim_order[1] == 2 && t->dim_order[2] == 3 &&
+         t->dim_order[3] == 1;
+}
+
+/* The fast path's geometry for these tensors: float32, input, weight and
+ * output all contiguous (NCHW) or all channels last (NHWC), a contiguous
+ * bias; false when the fast path does not take them. */
+static bool fast_geom(const conv_args *ca, pk_conv2d_geom *g) {
+  if (ca->in->dtype != PTERA_DTYPE_FLOAT || (ca->bias && !ptera_tensor_is_contiguous(ca->bias))) return false;
+  *g = ca->g;
+  if (ptera_tensor_is_contiguous(ca->in) && ptera_tensor_is_contiguous(ca->w) &&
+      ptera_tensor_is_contiguous(ca->out))
+    g->layout = PK_CONV_NCHW;
+  else if (channels_last(ca->in) && channels_last(ca->w) && channels_last(ca->out))
+    g->layout = PK_CONV_NHWC;
   else
-    conv_forward(&g, &cs, in, w, bias, out);
+    return false;
+  return pk_conv2d_f32_supported(g);
+}
+
+ptera_status pk_convolution_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
+  conv_args ca;
+  pk_conv2d_geom g;
+  if (conv_setup(NULL, args, nargs, &ca) != PTERA_OK || !fast_geom(&ca, &g)) return PTERA_OK;
+  size_t bytes = pk_conv2d_f32_workspace(&g, ptera_kernel_prepare_thread_count(ctx));
+  size_t pack = pk_conv2d_f32_pack_size(&g);
+  if (bytes == SIZE_MAX || pack == SIZE_MAX || bytes > SIZE_MAX - pack) return PTERA_OK;
+  const ptera_tensor *w = ca.w;
+  if (!pack || !(w->flags & PTERA_TENSOR_CONST) || w->dynamism != PTERA_SHAPE_STATIC || !w->data) {
+    ptera_kernel_prepare_workspace(ctx, bytes + pack); /* filters packed per call */
+    return PTERA_OK;
+  }
+  conv_state *s = ptera_kernel_prepare_alloc(ctx, sizeof *s, 16);
+  void *p = s ? ptera_kernel_prepare_alloc(ctx, pack, 64) : NULL;
+  if (!p)
+    return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
+                                     "out of memory packing %lld x %lld x %lld x %lld filters (%zu bytes)",
+                                     (long long)g.c_out, (long long)pk_conv2d_cin_g(&g), (long long)g.kh,
+                                     (long long)g.kw, pack);
+  pk_conv2d_f32_pack(&g, w->data, p);
+  *s = (conv_state){g, w->data, p};
+  ptera_kernel_prepare_set_state(ctx, s);
+  ptera_kernel_prepare_workspace(ctx, bytes);
+  return PTERA_OK;
+}
+
+/* The fast path; false when it does not apply or its workspace is missing
+ * (the portable loops run then). */
+static bool conv_fast(ptera_kernel_ctx *ctx, const conv_args *ca) {
+  pk_conv2d_geom fg;
+  if (!fast_geom(ca, &fg)) return false;
+  const pk_conv2d_geom *g = &fg;
+  const conv_state *s = ptera_kernel_state(ctx);
+  const void *packed = s && s->src == ca->w->data && pk_conv2d_f32_same_pack(&s->g, g) ? s->packed : NULL;
+  size_t bytes = pk_conv2d_f32_workspace(g, ptera_kernel_thread_count(ctx));
+  size_t pack = packed ? 0 : pk_conv2d_f32_pack_size(g);
+  if (bytes == SIZE_MAX || pack == SIZE_MAX || bytes > SIZE_MAX - pack) return false;
+  void *ws = NULL;
+  if (bytes + pack && !(ws = ptera_kernel_temp(ctx, bytes + pack, 64))) return false;
+  pk_conv2d_f32(g, ca->in->data, ca->w->data, packed, ca->bias ? ca->bias->data : NULL, ca->out->data,
+                -INFINITY, INFINITY, ws, ctx);
+  return true;
+}
+
+ptera_status pk_convolution_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  static const char op[] = "aten::convolution.out";
+  conv_args ca;
+  PK_TRY(conv_setup(ctx, args, nargs, &ca));
+  const pk_conv2d_geom *g = &ca.g;
+  int32_t sizes[4] = {(int32_t)g->n, (int32_t)g->c_out, (int32_t)g->oh, (int32_t)g->ow};
+  if (ca.one_d) sizes[2] = (int32_t)g->ow;
+  PK_TRY(pk_resize(ctx, op, "out", ca.out, ca.in->dim, sizes));
+  if (ca.out->numel == 0 || conv_fast(ctx, &ca)) return PTERA_OK;
+  conv_strides cs;
+  strides4(ca.in, ca.one_d, cs.is);
+  strides4(ca.w, ca.one_d, cs.ws);
+  strides4(ca.out, ca.one_d, cs.os);
+  cs.bs = ca.bias ? (ptrdiff_t)ca.bias->strides[0] * (ptrdiff_t)ptera_dtype_size(ca.bias->dtype) : 0;
+  if (g->transposed)
+    conv_transposed(g, &cs, ca.in, ca.w, ca.bias, ca.out);
+  else
+    conv_forward(g, &cs, ca.in, ca.w, ca.bias, ca.out);
   return PTERA_OK;
 }

@@ -42,8 +42,8 @@ ptera_status pk_embedding_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
   PK_TRY(pk_resize(ctx, op, "out", out, ix->dim + 1u, sizes));
   if (out->numel == 0) return PTERA_OK;
   size_t es = ptera_dtype_size(w->dtype);
-  ptrdiff_t ocol = (ptrdiff_t)out->strides[ix->dim] * (ptrdiff_t)es;
-  ptrdiff_t wrow = (ptrdiff_t)w->strides[0] * (ptrdiff_t)es, wcol = (ptrdiff_t)w->strides[1] * (ptrdiff_t)es;
+  int64_t ocol = out->strides[ix->dim], wcol = w->strides[1];
+  ptrdiff_t wrow = (ptrdiff_t)w->strides[0] * (ptrdiff_t)es;
   int64_t D = w->sizes[1];
   for (size_t n = 0; n < ix->numel; n++) {
     int64_t v;
@@ -58,7 +58,7 @@ ptera_status pk_embedding_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
     }
     char *dst = (char *)out->data + o * (ptrdiff_t)es;
     const char *src = (const char *)w->data + v * wrow;
-    for (int64_t j = 0; j < D; j++) memcpy(dst + j * ocol, src + j * wcol, es);
+    pk_copy_run(dst, ocol, src, wcol, D, es); /* one memcpy for contiguous rows */
   }
   return PTERA_OK;
 }

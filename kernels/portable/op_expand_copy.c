@@ -2,6 +2,7 @@
  * -1 keeps a dim; new leading dims are added; size-1 dims broadcast. */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/region.h"
 
 ptera_status pk_expand_copy_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::expand_copy.out";
@@ -40,17 +41,11 @@ ptera_status pk_expand_copy_out(ptera_kernel_ctx *ctx, ptera_value **args, size_
     sizes[i] = (int32_t)s;
   }
   PK_TRY(pk_resize(ctx, op, "out", out, n, sizes));
-  if (out->numel == 0) return PTERA_OK;
-  pk_iter it;
-  const ptera_tensor *ins[1] = {self};
-  pk_iter_init(&it, out, ins, 1);
-  size_t es = ptera_dtype_size(out->dtype);
-  if (self->numel == 1) { /* fill: replicate one element */
-    const char *src = (const char *)self->data;
-    char *dst = (char *)out->data;
-    for (size_t i = 0; i < out->numel; i++) memcpy(dst + i * es, src, es);
-    return PTERA_OK;
-  }
-  PK_ITER_FOR(it) { memcpy(PK_PTR(out->data, it, 0), PK_PTR(self->data, it, 1), es); }
+  /* the view of self with stride 0 along the new and the broadcast dims */
+  int64_t vstr[PTERA_MAX_DIM];
+  for (size_t i = 0; i < n; i++)
+    vstr[i] = i < lead || (self->sizes[i - lead] == 1 && sizes[i] != 1) ? 0
+                                                                        : self->strides[i - lead];
+  pk_copy_view(out, self, vstr, 0);
   return PTERA_OK;
 }

@@ -4,6 +4,7 @@
 #include "builtin.h"
 #include "portable/util/index_ext.h"
 #include "portable/util/pk.h"
+#include "portable/util/region.h"
 
 ptera_status pk_index_select_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::index_select.out";
@@ -38,30 +39,26 @@ ptera_status pk_index_select_out(ptera_kernel_ctx *ctx, ptera_value **args, size
   if (self->dim) sizes[d] = (int32_t)index->numel;
   PK_TRY(pk_resize(ctx, op, "out", out, self->dim, sizes));
   if (out->numel == 0) return PTERA_OK;
-  /* element strides: out, and self with the stride along d zeroed (added per index) */
-  size_t es = ptera_dtype_size(self->dtype);
-  int64_t strides[2][PTERA_MAX_DIM];
-  for (size_t k = 0; k < out->dim; k++) {
-    strides[0][k] = out->strides[k];
-    strides[1][k] = k == d ? 0 : self->strides[k];
+  /* per index entry j, the slice self[.., v, ..] along d into out[.., j, ..],
+   * a region copy over the other dims (in out's memory order) */
+  int64_t rsz[PTERA_MAX_DIM], dstr[PTERA_MAX_DIM], sstr[PTERA_MAX_DIM];
+  size_t nd = 0;
+  for (size_t i = 0; i < out->dim; i++) {
+    size_t k = out->dim_order[i];
+    if (k == d) continue;
+    rsz[nd] = out->sizes[k];
+    dstr[nd] = out->strides[k];
+    sstr[nd] = self->strides[k];
+    nd++;
   }
-  ptrdiff_t dstride = self->dim ? (ptrdiff_t)self->strides[d] * (ptrdiff_t)es : 0;
-  /* walk out in logical order; j along d picks the index entry */
-  for (size_t n = 0; n < out->numel; n++) {
-    size_t f = n;
-    ptrdiff_t oo = 0, so = 0;
-    int64_t jd = 0;
-    for (size_t k = out->dim; k-- > 0;) {
-      size_t i = f % (size_t)out->sizes[k];
-      f /= (size_t)out->sizes[k];
-      oo += (ptrdiff_t)i * (ptrdiff_t)strides[0][k];
-      so += (ptrdiff_t)i * (ptrdiff_t)strides[1][k];
-      if (k == d) jd = (int64_t)i;
-    }
+  size_t L = self->dim ? (size_t)out->sizes[d] : 1;
+  for (size_t j = 0; j < L; j++) {
     int64_t v;
-    PK_TRY(pk_read_index_any(ctx, op, "index", (const char *)index->data + pk_flat_off(index, (size_t)jd),
+    PK_TRY(pk_read_index_any(ctx, op, "index", (const char *)index->data + pk_flat_off(index, j),
                              index->dtype, dsize, false, &v));
-    memcpy((char *)out->data + oo * (ptrdiff_t)es, (const char *)self->data + so * (ptrdiff_t)es + v * dstride, es);
+    int64_t oo = self->dim ? (int64_t)j * out->strides[d] : 0;
+    int64_t so = self->dim ? v * self->strides[d] : 0;
+    pk_copy_region(out->data, out->dtype, dstr, oo, self->data, self->dtype, sstr, so, nd, rsz);
   }
   return PTERA_OK;
 }

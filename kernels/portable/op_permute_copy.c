@@ -2,6 +2,7 @@
  * out.size(i) = self.size(dims[i]). */
 #include "builtin.h"
 #include "portable/util/pk.h"
+#include "portable/util/region.h"
 
 ptera_status pk_permute_copy_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   static const char op[] = "aten::permute_copy.out";
@@ -29,16 +30,8 @@ ptera_status pk_permute_copy_out(ptera_kernel_ctx *ctx, ptera_value **args, size
     sizes[i] = self->sizes[perm[i]];
   }
   PK_TRY(pk_resize(ctx, op, "out", out, n, sizes));
-  if (out->numel == 0) return PTERA_OK;
-  int64_t strides[2][PTERA_MAX_DIM];
-  size_t es[2] = {ptera_dtype_size(out->dtype), ptera_dtype_size(self->dtype)};
-  for (size_t i = 0; i < n; i++) {
-    strides[0][i] = out->strides[i];
-    strides[1][i] = self->strides[perm[i]];
-  }
-  pk_iter it;
-  pk_iter_init_raw(&it, n, out->sizes, out->dim_order, 2, (const int64_t(*)[PTERA_MAX_DIM])strides,
-                   es);
-  PK_ITER_FOR(it) { memcpy(PK_PTR(out->data, it, 0), PK_PTR(self->data, it, 1), es[0]); }
+  int64_t vstr[PTERA_MAX_DIM];
+  for (size_t i = 0; i < n; i++) vstr[i] = self->strides[perm[i]];
+  pk_copy_view(out, self, vstr, 0);
   return PTERA_OK;
 }

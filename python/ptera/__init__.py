@@ -23,9 +23,13 @@ from .runtime import IOInfo, Method, Program, PteraError, version
 # The target op sets of `ptera compile --ops` (compiler/opset.h); the first is
 # the default: the program runs on a stock ExecuTorch executor_runner.
 OP_SETS = ("executorch-portable", "executorch-optimized", "ptera")
+# The delegates of `ptera compile --backend` (compiler/compile.h); None: all on the CPU.
+BACKENDS = ("xnnpack",)
+# The quantizations of `ptera compile --quantize` (with backend="xnnpack").
+QUANTIZE = ("8da8w",)
 
 __all__ = ["export", "write_ptg", "find_ptera", "find_library", "ExportResult", "PteraNotFound",
-           "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS"]
+           "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS", "BACKENDS", "QUANTIZE"]
 
 
 class ExportResult:
@@ -49,9 +53,20 @@ def write_ptg(module, example_inputs, path, method="forward"):
 
 
 def export(module, example_inputs, path, external_weights=None, weight_keys="fqn",
-           method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable"):
+           method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable",
+           backend=None, quantize=None):
     """Captures module.<method>(*example_inputs), writes a .ptg and runs
-    `ptera compile <ptg> <path> --ops OPS [--external-weights <ptd>] [--weight-keys K]`.
+    `ptera compile <ptg> <path> --ops OPS [--backend B] [--external-weights <ptd>]
+    [--weight-keys K]`.
+
+    backend: None (every operator on the CPU) or one of BACKENDS: "xnnpack"
+    lowers what XNNPACK runs to the XnnpackBackend delegate (weights as
+    named data, or in the .ptd with external_weights); the rest stays on the
+    CPU under ops.
+
+    quantize: None or one of QUANTIZE (needs backend="xnnpack"): "8da8w"
+    gives every FullyConnected int8 per-channel weights and an input
+    quantized per row at run time (compiler/to_xnnpack.h).
 
     ops: the target op set, one of OP_SETS (default executorch-portable: the
     program runs on stock ExecuTorch; executorch-optimized adds ExecuTorch's
@@ -62,6 +77,11 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     path, removed afterwards). Returns an ExportResult."""
     if ops not in OP_SETS:
         raise ValueError("ops must be one of %s, not %r" % (", ".join(OP_SETS), ops))
+    if backend is not None and backend not in BACKENDS:
+        raise ValueError("backend must be None or one of %s, not %r" % (", ".join(BACKENDS), backend))
+    if quantize is not None and (quantize not in QUANTIZE or backend != "xnnpack"):
+        raise ValueError("quantize must be None or one of %s with backend='xnnpack', not %r"
+                         % (", ".join(QUANTIZE), quantize))
     exe = ptera_bin or find_ptera()
     out_dir = os.path.dirname(os.path.abspath(path))
     if keep_ptg:
@@ -72,6 +92,10 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     try:
         write_ptg(module, example_inputs, ptg_path, method=method)
         cmd = [exe, "compile", ptg_path, path, "--ops", ops]
+        if backend:
+            cmd += ["--backend", backend]
+        if quantize:
+            cmd += ["--quantize", quantize]
         if external_weights:
             cmd += ["--external-weights", external_weights]
             if weight_keys:

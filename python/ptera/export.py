@@ -9,7 +9,7 @@ import importlib
 import os
 import sys
 
-from . import OP_SETS, PteraNotFound, export, write_ptg
+from . import BACKENDS, OP_SETS, QUANTIZE, PteraNotFound, export, write_ptg
 
 
 def load_spec(spec):
@@ -42,6 +42,11 @@ def main(argv=None):
     ap.add_argument("--ops", default=OP_SETS[0], choices=OP_SETS,
                     help="the target op set (passed to ptera compile; default %s: runs on "
                          "stock ExecuTorch)" % OP_SETS[0])
+    ap.add_argument("--backend", choices=BACKENDS, default=None,
+                    help="delegate what the backend runs (passed to ptera compile; default: "
+                         "every operator on the CPU)")
+    ap.add_argument("--quantize", choices=QUANTIZE, default=None,
+                    help="quantize for the backend (needs --backend xnnpack; passed to ptera compile)")
     ap.add_argument("--method", default="forward", help="the method to capture (default forward)")
     ap.add_argument("--keep-ptg", action="store_true",
                     help="keep the .ptg next to OUT (OUT with .ptg suffix)")
@@ -59,7 +64,7 @@ def main(argv=None):
     try:
         r = export(module, inputs, a.out, external_weights=a.external_weights,
                    weight_keys=a.weight_keys, method=a.method, keep_ptg=keep, ptera_bin=a.ptera,
-                   ops=a.ops)
+                   ops=a.ops, backend=a.backend, quantize=a.quantize)
     except PteraNotFound as e:
         print("ptera.export: %s" % e, file=sys.stderr)
         return 1

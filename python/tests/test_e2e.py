@@ -97,3 +97,44 @@ def test_cli_keep_ptg(tmp_path):
     with torch.no_grad():
         ref = module.eval()(*inputs)
     _compare(_run(out, inputs, tmp_path), ref)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_export_run_xnnpack(name, tmp_path):
+    """Every case through the XNNPACK delegate: what it runs is delegated, the
+    rest stays on the CPU; the outputs still match eager."""
+    module, inputs = CASES[name]()
+    eager = copy.deepcopy(module).eval()
+    pte = tmp_path / (name + ".pte")
+    res = ptera.export(module, inputs, str(pte), backend="xnnpack")
+    assert "xnnpack" in res.report, res.report
+    with torch.no_grad():
+        ref = eager(*[x.clone() for x in inputs])
+    _compare(_run(pte, inputs, tmp_path), ref)
+
+
+def test_xnnpack_external_weights(tmp_path):
+    """The delegate's weights go to the .ptd: the program needs it to run."""
+    module, inputs = CASES["cnn"]()
+    eager = copy.deepcopy(module).eval()
+    pte, ptd = tmp_path / "cnn.pte", tmp_path / "cnn.ptd"
+    res = ptera.export(module, inputs, str(pte), external_weights=str(ptd), backend="xnnpack")
+    assert " 0 nodes delegated" not in res.report, res.report
+    with torch.no_grad():
+        ref = eager(*inputs)
+    _compare(_run(pte, inputs, tmp_path, data=ptd), ref)
+    r = subprocess.run([EXE, "run", str(pte)], capture_output=True, text=True)
+    assert r.returncode != 0, "ran without the .ptd holding the delegate's weights"
+
+
+def test_cli_backend(tmp_path):
+    out = tmp_path / "mlp.pte"
+    r = run_export_cli("models:mlp", out, "--backend", "xnnpack")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "xnnpack 1 partitions" in r.stdout, r.stdout
+    module, inputs = CASES["mlp"]()
+    with torch.no_grad():
+        ref = module.eval()(*inputs)
+    _compare(_run(out, inputs, tmp_path), ref)
+    with pytest.raises(ValueError):
+        ptera.export(module, inputs, str(out), backend="vulkan")

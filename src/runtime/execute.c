@@ -1,6 +1,6 @@
 /* Method execution (EXECUTION.md §6). No heap allocation happens here. */
+#include "runtime/fuse.h"
 #include "runtime/kernel_ctx.h"
-#include "runtime/runtime.h"
 
 /* Every tensor an instruction reads must have memory (a hostile program can
  * leave a tensor unplanned and unbound). The last argument is the return
@@ -58,6 +58,36 @@ static ptera_status run_kernel(ptera_method *m, const pf_instr *in, uint32_t c, 
   if (st != PTERA_OK) {
     /* Kernel messages start with the op name. */
     if (!m->err.msg[0]) pt_fail(&m->err, st, "%s failed", m->op_names[in->a]);
+    m->err.status = st;
+    pt_err_prefix(&m->err, "method '%s' instruction %u", m->plan->name.ptr, k);
+  }
+  return st;
+}
+
+/* A fused group: the tensors it reads must have memory, as for a kernel
+ * (its last argument is the group's output). */
+static ptera_status run_fused(ptera_method *m, const pr_fused *g, uint32_t k) {
+  for (uint32_t j = 0; j + 1 < g->nargs; j++) {
+    const ptera_value *v = g->args[j];
+    if (v->tag == PTERA_TAG_TENSOR && !v->u.tensor->data && v->u.tensor->numel)
+      return pt_fail(&m->err, PTERA_INVALID_STATE,
+                     "method '%s' instruction %u (%s): an argument is a tensor with no memory",
+                     m->plan->name.ptr, k, g->name);
+  }
+  const ptera_value *out = g->args[g->nargs - 1];
+  if (out->tag == PTERA_TAG_TENSOR && !out->u.tensor->data && out->u.tensor->numel)
+    return pt_fail(&m->err, PTERA_INVALID_STATE,
+                   "method '%s' instruction %u (%s): the output has no memory (an unplanned "
+                   "output needs ptera_method_set_output_buffer)",
+                   m->plan->name.ptr, k, g->name);
+  ptera_kernel_ctx ctx;
+  pr_kernel_ctx_init(&ctx, g->name, &m->err, m->temp, m->temp_size);
+  ctx.state = g->state;
+  ctx.pool = m->pool;
+  pt_err_clear(&m->err);
+  ptera_status st = g->run(&ctx, g->args, g->nargs);
+  if (st != PTERA_OK) {
+    if (!m->err.msg[0]) pt_fail(&m->err, st, "%s failed", g->name);
     m->err.status = st;
     pt_err_prefix(&m->err, "method '%s' instruction %u", m->plan->name.ptr, k);
   }
@@ -151,6 +181,15 @@ ptera_status ptera_method_execute(ptera_method *m) {
                        "method '%s' ran more than %u instructions (an endless loop?)",
                        m->plan->name.ptr, PTERA_MAX_EXECUTED_INSTRUCTIONS);
       uint32_t next;
+      const pr_fused *g = pr_method_fused_at(m, c, pc);
+      if (g) {
+        if (m->hook) pr_method_hook_fused(m, c, pc, g->name, 0);
+        ptera_status st = run_fused(m, g, pc);
+        if (m->hook) pr_method_hook_fused(m, c, pc, g->name, 1);
+        if (st != PTERA_OK) return st;
+        pc += g->span;
+        continue;
+      }
       const pf_instr *in = &chain->instrs[pc];
       if (m->hook) pr_method_hook(m, c, pc, in, 0);
       ptera_status st = run_instruction(m, in, c, pc, &next);

@@ -89,9 +89,15 @@ static size_t portable_temp_bound(const ptera_method *m) {
 static ptera_status setup_temp(ptera_method *m, const ptera_method_options *o) {
   if (o && o->temp_size) {
     m->temp_size = o->temp_size;
+    if (m->delegate_temp > m->temp_size)
+      return pt_fail(&m->err, PTERA_OUT_OF_RESOURCES,
+                     "method '%s': a delegate needs %zu bytes of scratch, more than the %zu-byte temp "
+                     "arena (raise ptera_method_options.temp_size)",
+                     m->plan->name.ptr, m->delegate_temp, m->temp_size);
   } else {
     m->temp_size = portable_temp_bound(m);
     if (m->max_workspace > m->temp_size) m->temp_size = m->max_workspace;
+    if (m->delegate_temp > m->temp_size) m->temp_size = m->delegate_temp;
   }
   m->temp = pt_alloc(m->allocator, m->temp_size, 64);
   if (!m->temp)
@@ -110,6 +116,8 @@ static ptera_status method_init(ptera_method *m, const ptera_method_options *o) 
   st = pr_method_load_values(m);
   if (st == PTERA_OK) st = pr_method_load_delegates(m);
   if (st == PTERA_OK) st = pr_method_load_instructions(m);
+  if (st == PTERA_OK) st = pr_method_index_instructions(m);
+  if (st == PTERA_OK && !(o && (o->flags & PTERA_METHOD_NO_FUSION))) st = pr_method_fuse(m);
   if (st == PTERA_OK) st = pr_method_prepare(m);
   if (st == PTERA_OK) st = setup_temp(m, o);
   if (st == PTERA_OK) {

@@ -59,11 +59,8 @@ ptera_status pr_method_load_delegates(ptera_method *m) {
                      plan->name.ptr, i, b->name, msg[0] ? msg : ptera_status_name(st));
     m->delegates[i].backend = b;
     m->delegates[i].initialized = true;
-    if (b->abi_version >= 2 && ctx.temp_bytes > m->temp_size)
-      return pt_fail(&m->err, PTERA_OUT_OF_RESOURCES,
-                     "method '%s' delegate %u (%s) needs %zu bytes of scratch, more than the "
-                     "method's %zu-byte temp arena (raise ptera_method_options.temp_size)",
-                     plan->name.ptr, i, b->name, ctx.temp_bytes, m->temp_size);
+    /* the temp arena is sized after every delegate and prepare step declared */
+    if (b->abi_version >= 2 && ctx.temp_bytes > m->delegate_temp) m->delegate_temp = ctx.temp_bytes;
   }
   return PTERA_OK;
 }

@@ -4,8 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "runtime/fuse.h"
 #include "runtime/kernel_ctx.h"
-#include "runtime/runtime.h"
 
 void *ptera_kernel_prepare_alloc(ptera_kernel_prepare_ctx *ctx, size_t size, size_t align) {
   if (!ctx || align == 0 || align > 4096 || (align & (align - 1))) return NULL;
@@ -74,14 +74,24 @@ static ptera_status prepare_one(ptera_method *m, const pf_instr *in, ptera_value
   return PTERA_OK;
 }
 
-ptera_status pr_method_prepare(ptera_method *m) {
+ptera_status pr_method_index_instructions(ptera_method *m) {
   const pf_plan *plan = m->plan;
   size_t total = 0;
   for (uint32_t c = 0; c < plan->nchains; c++) total += plan->chains[c].ninstrs;
   m->states = pt_arena_array(&m->arena, total ? total : 1, sizeof *m->states, 8);
   if (!m->states) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  return PTERA_OK;
+}
+
+ptera_status pr_method_prepare(ptera_method *m) {
+  const pf_plan *plan = m->plan;
   for (uint32_t c = 0; c < plan->nchains; c++)
     for (uint32_t k = 0; k < plan->chains[c].ninstrs; k++) {
+      const pr_fused *g = pr_method_fused_at(m, c, k);
+      if (g) { /* the group's own prepare ran */
+        k += g->span - 1;
+        continue;
+      }
       const pf_instr *in = &plan->chains[c].instrs[k];
       if (in->type != PF_INSTR_KERNEL || !m->prepares[in->a]) continue;
       size_t at = m->chain_base[c] + k;

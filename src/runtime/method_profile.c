@@ -26,6 +26,11 @@ void pr_method_hook(ptera_method *m, uint32_t c, uint32_t k, const pf_instr *in,
   m->hook(m->hook_user, &ev);
 }
 
+void pr_method_hook_fused(ptera_method *m, uint32_t c, uint32_t k, const char *name, int end) {
+  ptera_instr_event ev = {c, k, PTERA_INSTR_KERNEL, name, end};
+  m->hook(m->hook_user, &ev);
+}
+
 ptera_status ptera_method_get_memory(const ptera_method *m, ptera_method_memory *out) {
   if (!m || !out) return PTERA_INVALID_ARGUMENT;
   memset(out, 0, sizeof *out);

@@ -89,9 +89,13 @@ struct ptera_method {
   struct pr_packed *packed; /* prepare-time allocations, freed at destroy */
   size_t packed_bytes;
   size_t max_workspace;     /* largest declared workspace */
+  size_t delegate_temp;     /* largest scratch a delegate's init asked for */
   ptera_threadpool *pool;   /* from the options, or NULL */
   ptera_allocator delegate_allocator; /* the method's, counting (delegate_alloc.c) */
   size_t delegate_bytes;    /* what delegates hold through it */
+  /* Load-time fusion (fuse.c): per instruction, flat as states, the fused
+   * group that starts there, or NULL. NULL when nothing was fused. */
+  struct pr_fused **fused;
   ptera_instr_hook hook;    /* profiling, or NULL */
   void *hook_user;
 };
@@ -110,14 +114,25 @@ PT_FUNC bool pr_find_kernel_def(const char *name, size_t len, ptera_kernel_def *
 PT_FUNC ptera_status pr_method_load_values(ptera_method *m);
 PT_FUNC ptera_status pr_method_load_delegates(ptera_method *m);
 PT_FUNC ptera_status pr_method_load_instructions(ptera_method *m);
+/* Allocates the per-instruction states (flat over chains: chain_base, set
+ * with the argument arrays by pr_method_load_instructions). */
+PT_FUNC ptera_status pr_method_index_instructions(ptera_method *m);
 /* Runs each KERNEL instruction's prepare step (after values, delegates and
  * instructions are loaded); the states and allocations are the method's. */
 PT_FUNC ptera_status pr_method_prepare(ptera_method *m);
+/* Replaces instruction groups by fused kernels where the program allows it
+ * (fuse.c); after instructions are loaded, before pr_method_prepare, which
+ * then skips the instructions a group covers. */
+PT_FUNC ptera_status pr_method_fuse(ptera_method *m);
+/* The fused group starting at chain c's instruction k, or NULL. */
+PT_FUNC struct pr_fused *pr_method_fused_at(const ptera_method *m, uint32_t c, uint32_t k);
 PT_FUNC void pr_method_release_prepared(ptera_method *m);
 /* Sets up m->delegate_allocator (before delegates are initialised). */
 PT_FUNC void pr_method_init_delegate_allocator(ptera_method *m);
 /* Tells the profiling hook about instruction k of chain c (end: 0 before, 1 after). */
 PT_FUNC void pr_method_hook(ptera_method *m, uint32_t c, uint32_t k, const pf_instr *in, int end);
+/* The same for a fused group starting there (a KERNEL event named for the group). */
+PT_FUNC void pr_method_hook_fused(ptera_method *m, uint32_t c, uint32_t k, const char *name, int end);
 /* A kernel call must not write read-only program data: checked at load, and
  * again before each call, since a MoveCall can route a constant into a slot
  * that a later kernel writes. k is the instruction index, for the message. */

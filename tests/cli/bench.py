@@ -52,7 +52,9 @@ for l in lines[start + 2:]:
         total_share = float(f[-1].rstrip("%"))
         break
     rows[f[0]] = (f[1], float(f[2]), float(f[3]), float(f[4].rstrip("%")))
-check("aten::convolution.out" in rows, "the digits CNN's convolution is profiled")
+# Its convolutions run fused with their relu (load-time fusion); the
+# profile names the groups.
+check(any(r.startswith("fused:conv") for r in rows), "the digits CNN's fused convolutions are profiled: %s" % sorted(rows))
 check(abs(sum(r[3] for r in rows.values()) - 100.0) < 0.5, "shares add up to 100%")
 check(total_share == 100.0, "total line")
 with open(trace) as f:
@@ -65,6 +67,25 @@ for name, n in counts.items():
 check(all(e["ph"] == "X" and e["dur"] >= 0 for e in events), "complete events")
 check([e["args"]["instruction"] for e in events] == sorted(e["args"]["instruction"] for e in events),
       "events in instruction order")
+
+def profile_rows(*args):
+    p = bench("--runs", "2", "--profile", *args)
+    lines = p.stdout.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("profile, per execution"))
+    names = []
+    for l in lines[start + 2:]:
+        if l.split()[0] == "total":
+            break
+        names.append(l.split()[0])
+    return names
+
+names = profile_rows("--no-fuse")
+check("aten::convolution.out" in names and not any(n.startswith("fused:") for n in names),
+      "bench --no-fuse runs every instruction as written: %s" % names)
+os.environ["PTERA_NO_FUSE"] = "1"
+names = profile_rows()
+check(not any(n.startswith("fused:") for n in names), "PTERA_NO_FUSE=1 turns fusion off: %s" % names)
+del os.environ["PTERA_NO_FUSE"]
 
 for bad in (["--runs", "0"], ["--runs", "abc"], ["--threads", "-1"], ["--warmup", "1x"],
             ["--seconds", "0"], ["--seconds", "nan"], ["--random", "-3"], ["--bogus"]):

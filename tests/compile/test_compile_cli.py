@@ -111,10 +111,10 @@ def ptera(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-FOLDED = "5 -> 3 nodes (fused 0, transposed 0, folded 1, merged 1 constants / 12 B, removed 1, views 0)"
+FOLDED = "5 -> 3 nodes (fused 0, transposed 0, folded 1, merged 1 constants / 12 B, removed 1, views 0, bn-folded 0)"
 # Weights in a .ptd under their names may be replaced later: nothing that
 # reads fc.b1/fc.b2 is folded and they are not merged.
-KEPT = "5 -> 4 nodes (fused 0, transposed 0, folded 0, merged 0 constants / 0 B, removed 1, views 0)"
+KEPT = "5 -> 4 nodes (fused 0, transposed 0, folded 0, merged 0 constants / 0 B, removed 1, views 0, bn-folded 0)"
 
 
 def compile_and_run(tag, extra, data_args, report=FOLDED):
@@ -156,7 +156,7 @@ compile_and_run("hash", ["--external-weights", ptd, "--weight-keys", "hash"], ["
 rc, out, err = ptera("compile", ptg, os.path.join(WORK, "nopass.pte"), "--no-constprop",
                      "--no-dedup", "--no-dce", "--ops", "ptera")
 check(rc == 0 and "5 -> 5 nodes (fused 0, transposed 0, folded 0, merged 0 constants / 0 B, "
-      "removed 0, views 0)" in out and "op set ptera" in out, "no passes: %r %r" % (out, err))
+      "removed 0, views 0, bn-folded 0)" in out and "op set ptera" in out, "no passes: %r %r" % (out, err))
 rc, out, err = ptera("compile", ptg, os.path.join(WORK, "quiet.pte"), "--quiet", "--ops", "ptera")
 check(rc == 0 and out == "", "--quiet prints nothing: %r" % out)
 
@@ -295,8 +295,15 @@ check(rc == 1 and err.startswith("ptera: InvalidArgument: %s: " % broken),
 check(not os.path.exists(bad), "no output file after errors")
 rc, out, err = ptera("compile", "--help")
 check(rc == 0 and all(o in out for o in ["--ops", "--external-weights", "--weight-keys", "--no-constprop",
-                                          "--no-dedup", "--no-dce", "--quiet"]),
+                                          "--no-dedup", "--no-dce", "--no-fold-bn", "--backend",
+                                          "--quantize", "--quiet"]),
       "--help documents every flag")
+# Backend and quantization options: bad values and --quantize alone are refused.
+for args, why in ((["--backend", "vulkan"], "--backend must be 'xnnpack'"),
+                  (["--quantize", "8da8w"], "--quantize needs --backend xnnpack"),
+                  (["--backend", "xnnpack", "--quantize", "4bit"], "--quantize must be '8da8w'")):
+    rc, out, err = ptera("compile", ptg, bad, *args)
+    check(rc == 1 and why in err and not os.path.exists(bad), "%r: %d %r" % (args, rc, err))
 
 print("compile_cli: %s" % ("ok" if failures == 0 else "%d failed" % failures))
 sys.exit(1 if failures else 0)

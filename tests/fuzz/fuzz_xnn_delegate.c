@@ -20,7 +20,7 @@ static int et_dtype(uint8_t dt) {
   }
 }
 
-static void run(void *h, const ptera_backend *b, const pf_xnn_graph *g) {
+static void run(void *h, const ptera_backend *b, const pf_xnn_graph *g, void *temp, size_t temp_size) {
   uint32_t n = g->num_externs < 64 ? g->num_externs : 64;
   ptera_tensor t[64];
   ptera_value v[64], *args[64];
@@ -57,7 +57,7 @@ static void run(void *h, const ptera_backend *b, const pf_xnn_graph *g) {
     v[x->external_id].u.tensor = ti;
   }
   char msg[512];
-  ptera_backend_exec_ctx ctx = {"forward", msg, sizeof msg, NULL, 0, NULL};
+  ptera_backend_exec_ctx ctx = {"forward", msg, sizeof msg, temp, temp_size, NULL};
   for (int rep = 0; rep < 2; rep++) {
     msg[0] = '\0';
     if (b->execute(&ctx, h, args, n) != PTERA_OK) {
@@ -85,7 +85,11 @@ int ptera_fuzz_xnn_delegate(const uint8_t *data, size_t size) {
     pf_xnn_graph g;
     pt_err err;
     FZ_REQUIRE(pf_xnn_parse(buf, size, &arena, &g, &err) == PTERA_OK);
-    run(h, b, &g);
+    /* the scratch init asked for (within the harness's 64 MiB budget) */
+    size_t tsz = (ictx.temp_bytes + 63) & ~(size_t)63;
+    void *temp = tsz && tsz <= (64u << 20) ? aligned_alloc(64, tsz) : NULL;
+    run(h, b, &g, temp, temp ? tsz : 0);
+    free(temp);
     pt_arena_release(&arena);
     b->destroy(h);
   } else {

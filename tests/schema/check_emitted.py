@@ -5,8 +5,11 @@ upstream-written files by check_corpus.py) and by flatbuffers::Verifier.
 
 Usage: check_emitted.py PTERA_BIN
 Checks examples/digits/digits.pte, and files exported with the Python front
-end: a model with external weights (.ptd, fqn keys) and one whose registered
-buffer is mutated in place (mutable_data_segments). flatc runs WITHOUT
+end: a model with external weights (.ptd, fqn keys), one whose registered
+buffer is mutated in place (mutable_data_segments), and models lowered to
+the XNNPACK delegate (--backend xnnpack; weights in the .pte's named data or
+in a .ptd), whose XNNGraph blobs are also decoded with tests/schema/xnnpack.fbs
+(written from the spec, XNNPACK.md 3) and checked by flatbuffers::Verifier. flatc runs WITHOUT
 --raw-binary here, so it also checks the file identifier. Beyond decoding,
 asserts the structural facts an ExecuTorch loader relies on (PTE.md 5-9,
 PTD.md 2-5). A missing flatc, compiler or torch is a failure, not a skip.
@@ -154,6 +157,90 @@ def check_pte(name, raw, prog, ptd=None):
         check(m.get("segment_index", 0) < len(segs), name + ": mutable segment index out of range")
 
 
+def check_xnn(name, raw, prog, flatc, tmp, ptd=None, ptd_raw=None):
+    """Every XnnpackBackend delegate of a decoded program: the blob's XH00
+    header (XNNPACK.md 2), its XNNGraph (flatc with xnnpack.fbs), external
+    ids against the DelegateCall arguments, and named weights (4.3) against
+    the program's named data or the .ptd. Returns the bare flatbuffers cut
+    out of the blobs (for the verifier)."""
+    segs, base = prog.get("segments", []), u64(raw, 24)
+    named = {e["key"]: segs[e.get("segment_index", 0)].get("size", 0) for e in prog.get("named_data", [])}
+    if ptd is not None:
+        named.update({e["key"]: ptd["segments"][e.get("segment_index", 0)].get("size", 0)
+                      for e in ptd.get("named_data", [])})
+    fbs = []
+    for ep in prog.get("execution_plan", []):
+        where = "%s:%s" % (name, ep.get("name"))
+        dels, values = ep.get("delegates", []), ep.get("values", [])
+        calls = [i["instr_args"] for ch in ep.get("chains", []) for i in ch.get("instructions", [])
+                 if i.get("instr_args_type") == "DelegateCall"]
+        check(calls, where + ": no DelegateCall")
+        for c in calls:
+            k = c.get("delegate_index", 0)
+            if not check(0 <= k < len(dels), "%s: delegate_index %d out of range" % (where, k)):
+                continue
+            d = dels[k]
+            check(d.get("id") == "XnnpackBackend", "%s: delegate %d is %r" % (where, k, d.get("id")))
+            pr, inline = d.get("processed", {}), prog.get("backend_delegate_data", [])
+            if pr.get("location") == "SEGMENT" and pr.get("index", 0) < len(segs):
+                seg = segs[pr["index"]]
+                blob = raw[base + seg.get("offset", 0):base + seg.get("offset", 0) + seg.get("size", 0)]
+            elif pr.get("location", "INLINE") == "INLINE" and pr.get("index", 0) < len(inline):
+                blob = bytes(inline[pr.get("index", 0)].get("data", []))
+            else:
+                check(False, "%s: delegate %d processed %r points nowhere" % (where, k, pr))
+                continue
+            tag = "%s delegate %d" % (where, k)
+            if not check(len(blob) >= 32 and blob[4:8] == b"XH00", tag + ": no XH00 header"):
+                continue
+            hlen, fo, fsz, co = struct.unpack_from("<HIII", blob, 8)
+            csz = u64(blob, 22)
+            check(hlen == 30 and fo == 32 and fsz >= 8 and fo + fsz <= co and co + csz <= len(blob),
+                  "%s: header fields %r" % (tag, (hlen, fo, fsz, co, csz)))
+            fb = blob[fo:fo + fsz]
+            fbs.append(fb)
+            try:
+                g = flatc_json(flatc, "xnnpack.fbs", fb, tmp, STRICT)
+            except RuntimeError as e:
+                errors.append("%s: %s" % (tag, e))
+                continue
+            xv = [v["xvalue_union"] for v in g.get("xvalues", [])]
+            args = c.get("args", [])
+            check(g.get("num_externs") == len(args), "%s: num_externs %r != %d DelegateCall args"
+                  % (tag, g.get("num_externs"), len(args)))
+            ext = sorted((v.get("external_id"), v.get("flags"), v) for v in xv if v.get("flags", 0))
+            check([e[0] for e in ext] == list(range(len(args))), "%s: external ids %r are not 0..%d"
+                  % (tag, [e[0] for e in ext], len(args) - 1))
+            flags = [e[1] for e in ext]
+            check(flags == sorted(flags) and set(flags) <= {1, 2}, tag + ": inputs do not come before outputs")
+            for eid, _, v in ext:
+                if eid >= len(args) or not check(0 <= args[eid] < len(values), "%s: arg %d out of range" % (tag, eid)):
+                    continue
+                t = values[args[eid]]
+                if check(t.get("val_type") == "Tensor", "%s: arg %d is not a Tensor" % (tag, eid)):
+                    sz, order = t["val"].get("sizes") or [], t["val"].get("dim_order") or []
+                    mem = [sz[d] for d in order if d < len(sz)] or [1]  # memory order (XNNPACK.md 7)
+                    check(v.get("dims") == mem, "%s: external %d dims %r, tensor sizes %r in dim order %r"
+                          % (tag, eid, v.get("dims"), sz, order))
+            cd = g.get("constant_data", [])
+            check(cd and cd[0].get("named_key") == "", tag + ": constant_data[0] is not the reserved entry")
+            for j, e in enumerate(cd[1:], 1):
+                key = e.get("named_key", "")
+                check(re.fullmatch(r"[0-9a-f]{64}", key) and e.get("offset") == 2**64 - 1,
+                      "%s: constant %d key %r offset %r" % (tag, j, key, e.get("offset")))
+                check(named.get(key) == e.get("size"), "%s: constant %d: named data %r has %r bytes, %r expected"
+                      % (tag, j, key, named.get(key), e.get("size")))
+            for j, v in enumerate(xv):
+                check(v.get("id_out") == j, "%s: value %d id_out %r" % (tag, j, v.get("id_out")))
+                ci = v.get("constant_buffer_idx", 0)
+                check(0 <= ci < len(cd), "%s: value %d constant index %d" % (tag, j, ci))
+            for j, n in enumerate(g.get("xnodes", [])):
+                for f, x in n.get("xnode_union", {}).items():
+                    if f.endswith("_id") and x != 0xFFFFFFFF:
+                        check(0 <= x < len(xv), "%s: node %d %s = %d out of range" % (tag, j, f, x))
+    return fbs
+
+
 def check_ptd(name, raw, ft):
     """FH01 header and FlatTensor structure (PTD.md 2-4)."""
     check(raw[8:12] == b"FH01", name + ": no FH01 header")
@@ -218,7 +305,16 @@ def main():
         ptera.export(Net().eval(), (torch.randn(2, 6),), net_pte, external_weights=net_ptd, ptera_bin=exe)
         ptera.export(Acc().eval(), (torch.ones(4),), acc_pte, ptera_bin=exe)
         digits = os.path.join(ROOT, "examples", "digits", "digits.pte")
-        files = [digits, net_pte, net_ptd, acc_pte]
+        # XNNPACK-lowered: a convolutional net (conv + batch norm + relu +
+        # pool + linear), and the linear net with its weights in a .ptd.
+        cnn = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(),
+                            nn.MaxPool2d(2), nn.Conv2d(8, 8, 3, groups=8), nn.Hardtanh(0, 6),
+                            nn.Flatten(), nn.Linear(8 * 3 * 3, 4)).eval()
+        x_pte, xn_pte, xn_ptd = (os.path.join(tmp, f) for f in ("xcnn.pte", "xnet.pte", "xnet.ptd"))
+        ptera.export(cnn, (torch.randn(1, 3, 10, 10),), x_pte, backend="xnnpack", ptera_bin=exe)
+        ptera.export(Net().eval(), (torch.randn(2, 6),), xn_pte, external_weights=xn_ptd,
+                     weight_keys="hash", backend="xnnpack", ptera_bin=exe)
+        files = [digits, net_pte, net_ptd, acc_pte, x_pte, xn_pte, xn_ptd]
         raw = {f: open(f, "rb").read() for f in files}
         dec = {}
         for f in files:
@@ -265,14 +361,29 @@ def main():
                 init = struct.unpack_from("<4f", raw[acc_pte], start)
                 check(init == (0.0, 1.0, 2.0, 3.0), "acc.pte: initial value of 'total' is %r" % (init,))
             check_pte("acc.pte", raw[acc_pte], a)
+            # (d) XNNPACK delegates: blobs, XNNGraphs, external ids, named weights.
+            check_pte("xcnn.pte", raw[x_pte], dec[x_pte])
+            check_ptd("xnet.ptd", raw[xn_ptd], dec[xn_ptd])
+            check_pte("xnet.pte", raw[xn_pte], dec[xn_pte], dec[xn_ptd])
+            check(not dec[xn_pte].get("named_data"), "xnet.pte: named data in the .pte despite --external-weights")
+            fbs = check_xnn("xcnn.pte", raw[x_pte], dec[x_pte], flatc, tmp)
+            fbs += check_xnn("xnet.pte", raw[xn_pte], dec[xn_pte], flatc, tmp, dec[xn_ptd])
+            paths = []
+            for k, fb in enumerate(fbs):
+                paths.append(os.path.join(tmp, "xnn%d.bin" % k))
+                with open(paths[-1], "wb") as f:
+                    f.write(fb)
+            for f, why in verify(build_verifier(flatc, tmp), paths).items():
+                check(why is None, "%s: %s" % (os.path.basename(f), why))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for e in errors:
         print("FAIL " + e)
     if errors:
         sys.exit(1)
-    print("emitted files OK: digits.pte, net.pte + net.ptd (external weights), acc.pte (mutable buffer): "
-          "flatc decodes them with the ExecuTorch schema, flatbuffers::Verifier accepts them, structure checks pass")
+    print("emitted files OK: digits.pte, net.pte + net.ptd (external weights), acc.pte (mutable buffer), "
+          "xcnn.pte and xnet.pte + xnet.ptd (XNNPACK delegate): flatc decodes them with the ExecuTorch "
+          "and XNNPACK schemas, flatbuffers::Verifier accepts them, structure checks pass")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 // Runs Google's FlatBuffers verifier (the generated Verify*Buffer functions
 // of flatc --cpp, from tests/schema/*.fbs) over the flatbuffer region of
-// .pte / .ptd files. flatc's own binary->JSON conversion does not verify.
+// .pte / .ptd files, and of bare XNNGraph flatbuffers (identifier XN01, as
+// cut out of an XnnpackBackend blob). flatc's own binary->JSON conversion
+// does not verify.
 // Built on the fly by tests/schema/schema_common.py; not part of the C build.
 //
 // usage: verify FILE...   prints "OK <file>" or "FAIL <file>: why" per file;
@@ -13,6 +15,7 @@
 
 #include "flat_tensor_generated.h"
 #include "program_generated.h"
+#include "xnnpack_generated.h"
 
 static uint64_t le64(const uint8_t *p) {
   uint64_t v = 0;
@@ -25,7 +28,8 @@ static const char *check(const std::vector<uint8_t> &file) {
   uint64_t region = file.size();
   bool ptd = std::memcmp(&file[4], "FT01", 4) == 0;
   bool pte = std::memcmp(&file[4], "ET12", 4) == 0;
-  if (!ptd && !pte) return "identifier is neither ET12 nor FT01";
+  bool xnn = std::memcmp(&file[4], "XN01", 4) == 0;
+  if (!ptd && !pte && !xnn) return "identifier is neither ET12, FT01 nor XN01";
   if (pte && std::memcmp(&file[8], "eh00", 4) == 0) {
     if (file.size() < 24) return "truncated extended header";
     region = le64(&file[16]);  // program_size (PTE.md 3)
@@ -39,8 +43,9 @@ static const char *check(const std::vector<uint8_t> &file) {
   uint8_t *buf = static_cast<uint8_t *>(std::aligned_alloc(64, cap));
   std::memcpy(buf, file.data(), region);
   flatbuffers::Verifier v(buf, region);
-  bool ok = pte ? executorch_flatbuffer::VerifyProgramBuffer(v)
-                : flat_tensor_flatbuffer::VerifyFlatTensorBuffer(v);
+  bool ok = xnn ? fb_xnnpack::VerifyXNNGraphBuffer(v)
+            : pte ? executorch_flatbuffer::VerifyProgramBuffer(v)
+                  : flat_tensor_flatbuffer::VerifyFlatTensorBuffer(v);
   std::free(buf);
   return ok ? nullptr : "flatbuffers::Verifier rejected the buffer";
 }

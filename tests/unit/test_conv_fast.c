@@ -1,15 +1,20 @@
-/* The f32 convolution fast path (kernels/cpu/conv2d.c and the dwconv
- * micro-kernels) against the portable convolution kernel run in double:
- * randomized shapes across vector-tile edges (odd channel counts, padding,
- * stride, dilation, groups, depthwise 3x3/5x5 at stride 1/2, transposed
- * with output padding), every available ISA forced in turn, with and
- * without an output clamp; then aten::convolution.out itself on f32 tensors
- * (the wiring), and the geometry constructor's rejections. */
+/* The f32 convolution fast path (kernels/cpu/conv2d*.c and the dwconv,
+ * winograd micro-kernels) against the portable convolution kernel run in
+ * double: randomized shapes across vector-tile edges (odd channel counts,
+ * padding, stride, dilation, groups, depthwise 3x3/5x5 at stride 1/2,
+ * transposed with output padding, several B tiles, Winograd F(2x2, 3x3),
+ * pixels as the product's rows), every available ISA forced in turn, with
+ * and without an output clamp, on one thread and on pools of 2 and 3, in
+ * NCHW and channels last; then aten::convolution.out itself on f32 tensors
+ * (the wiring, both layouts), and the geometry constructor's rejections. */
 #include <stdlib.h>
 
 #include "cpu/conv2d.h"
+#include "cpu/conv2d_pixrows.h"
+#include "cpu/conv2d_winograd.h"
 #include "cpu/isa.h"
 #include "kernel_test_util.h"
+#include "ptera/threadpool.h"
 
 static uint32_t rng = 12345u;
 static uint32_t rnd(uint32_t n) {
@@ -36,19 +41,20 @@ static int32_t wsize1(const pk_conv2d_geom *g) {
   return (int32_t)(g->transposed ? pk_conv2d_cout_g(g) : pk_conv2d_cin_g(g));
 }
 
-/* Runs aten::convolution.out on dtype dt buffers (contiguous); out holds the result. */
+/* Runs aten::convolution.out on dtype dt buffers (in, weight and out in dim
+ * order `order`, NULL = contiguous); out holds the result. */
 static ptera_status run_op(const pk_conv2d_geom *g, int dt, void *in, void *w, void *b, void *out,
-                           size_t es) {
+                           size_t es, const uint8_t *order) {
   const pk_conv2d_geom *q = g;
   size_t nin = (size_t)(q->n * q->c_in * q->h * q->w), nout = (size_t)(q->n * q->c_out * q->oh * q->ow);
   int32_t is[4] = {(int32_t)q->n, (int32_t)q->c_in, (int32_t)q->h, (int32_t)q->w};
   int32_t ws[4] = {wsize0(q), wsize1(q), (int32_t)q->kh, (int32_t)q->kw};
   int32_t bs[1] = {(int32_t)q->c_out};
   int32_t os[4] = {(int32_t)q->n, (int32_t)q->c_out, (int32_t)q->oh, (int32_t)q->ow};
-  ptera_value *vi = kt_tensor(dt, in, nin * es, 4, is, NULL, PTERA_SHAPE_STATIC);
-  ptera_value *vw = kt_tensor(dt, w, wnumel(q) * es, 4, ws, NULL, PTERA_SHAPE_STATIC);
+  ptera_value *vi = kt_tensor(dt, in, nin * es, 4, is, order, PTERA_SHAPE_STATIC);
+  ptera_value *vw = kt_tensor(dt, w, wnumel(q) * es, 4, ws, order, PTERA_SHAPE_STATIC);
   ptera_value *vb = b ? kt_tensor(dt, b, (size_t)q->c_out * es, 1, bs, NULL, PTERA_SHAPE_STATIC) : kt_none();
-  ptera_value *vo = kt_tensor(dt, out, nout * es, 4, os, NULL, PTERA_SHAPE_STATIC);
+  ptera_value *vo = kt_tensor(dt, out, nout * es, 4, os, order, PTERA_SHAPE_STATIC);
   ptera_value *args[11] = {vi,
                            vw,
                            vb,
@@ -69,6 +75,7 @@ static ptera_status run_op(const pk_conv2d_geom *g, int dt, void *in, void *w, v
 }
 
 static size_t cases, runs, mismatches;
+static ptera_threadpool *pools[2]; /* 2 and 3 threads */
 
 static bool close_to(const float *got, const double *want, size_t n, const char *what) {
   double scale = 1.0;
@@ -92,7 +99,68 @@ static void describe(const tcase *t) {
          g->transposed ? " transposed" : "", t->bias ? " bias" : "", t->min, t->max);
 }
 
-static void check_case(tcase *t) {
+/* The channels-last variant of t: in [N, H, W, C], weight [C_out, kh, kw,
+ * C_in/g] and out [N, oh, ow, C_out] from the NCHW buffers, each ISA (and,
+ * when threaded, the pools), filters packed ahead and per call. */
+static bool check_nhwc(const tcase *t, const float *in, const float *w, const float *b, const double *ref,
+                       bool threaded) {
+  pk_conv2d_geom g = t->g;
+  g.layout = PK_CONV_NHWC;
+  size_t N = (size_t)g.n, C = (size_t)g.c_in, H = (size_t)g.h, W = (size_t)g.w, CO = (size_t)g.c_out;
+  size_t OH = (size_t)g.oh, OW = (size_t)g.ow, cin_g = (size_t)pk_conv2d_cin_g(&g), T = (size_t)(g.kh * g.kw);
+  size_t nin = N * C * H * W, nw = CO * cin_g * T, nout = N * CO * OH * OW;
+  float *xin = malloc(nin * sizeof *xin), *xw = malloc(nw * sizeof *xw), *out = malloc(nout * sizeof *out);
+  double *xref = malloc(nout * sizeof *xref);
+  for (size_t n = 0; n < N; n++)
+    for (size_t c = 0; c < C; c++)
+      for (size_t i = 0; i < H * W; i++) xin[(n * H * W + i) * C + c] = in[(n * C + c) * H * W + i];
+  for (size_t o = 0; o < CO; o++)
+    for (size_t c = 0; c < cin_g; c++)
+      for (size_t k = 0; k < T; k++) xw[(o * T + k) * cin_g + c] = w[(o * cin_g + c) * T + k];
+  for (size_t n = 0; n < N; n++)
+    for (size_t o = 0; o < CO; o++)
+      for (size_t i = 0; i < OH * OW; i++) xref[(n * OH * OW + i) * CO + o] = ref[(n * CO + o) * OH * OW + i];
+  bool ok = true;
+  CHECK(pk_conv2d_f32_supported(&g));
+  for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
+    if (!pk_isa_available((pk_isa)isa)) continue;
+    pk_isa_force((pk_isa)isa);
+    size_t pb = pk_conv2d_f32_pack_size(&g);
+    void *packed = aligned_alloc(64, (pb + 63) / 64 * 64 + 64);
+    pk_conv2d_f32_pack(&g, xw, packed);
+    for (size_t pi = 0; pi < (threaded ? 3u : 1u); pi++) {
+      ptera_threadpool *pool = pi ? pools[pi - 1] : NULL;
+      size_t wb = pk_conv2d_f32_workspace(&g, ptera_threadpool_size(pool));
+      CHECK(wb != SIZE_MAX && pb != SIZE_MAX);
+      void *ws = aligned_alloc(64, (wb + pb + 63) / 64 * 64 + 64);
+      ptera_kernel_ctx ctx;
+      pt_err err;
+      memset(&err, 0, sizeof err);
+      pr_kernel_ctx_init(&ctx, "aten::convolution.out", &err, NULL, 0);
+      ctx.pool = pool;
+      for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < nout; i++) out[i] = NAN;
+        pk_conv2d_f32(&g, xin, xw, pass ? packed : NULL, t->bias ? b : NULL, out, t->min, t->max, ws, &ctx);
+        runs++;
+        if (!close_to(out, xref, nout, "channels last")) ok = false;
+      }
+      free(ws);
+    }
+    free(packed);
+  }
+  pk_isa_force(PK_ISA_COUNT);
+  if (t->min == -INFINITY && t->max == INFINITY && g.n * g.c_in * g.h * g.w > 0) { /* the op wrapper */
+    static const uint8_t cl[4] = {0, 2, 3, 1};
+    for (size_t i = 0; i < nout; i++) out[i] = NAN;
+    CHECK(run_op(&t->g, PTERA_DTYPE_FLOAT, xin, xw, t->bias ? (void *)b : NULL, out, sizeof(float), cl) ==
+          PTERA_OK);
+    if (!close_to(out, xref, nout, "aten::convolution.out channels last")) ok = false;
+  }
+  free(xin), free(xw), free(out), free(xref);
+  return ok;
+}
+
+static void check_case(tcase *t, bool threaded) {
   pk_conv2d_geom *g = &t->g;
   size_t nin = (size_t)(g->n * g->c_in * g->h * g->w), nw = wnumel(g), nout = (size_t)(g->n * g->c_out * g->oh * g->ow);
   float *in = malloc(nin * sizeof *in), *w = malloc(nw * sizeof *w), *b = malloc((size_t)g->c_out * sizeof *b);
@@ -103,39 +171,75 @@ static void check_case(tcase *t) {
   for (size_t i = 0; i < nw; i++) dw[i] = w[i] = rndf();
   for (int64_t i = 0; i < g->c_out; i++) db[i] = b[i] = rndf();
   cases++;
-  CHECK(run_op(g, PTERA_DTYPE_DOUBLE, din, dw, t->bias ? db : NULL, ref, sizeof(double)) == PTERA_OK);
+  CHECK(run_op(g, PTERA_DTYPE_DOUBLE, din, dw, t->bias ? db : NULL, ref, sizeof(double), NULL) == PTERA_OK);
   for (size_t i = 0; i < nout; i++) ref[i] = fmin(fmax(ref[i], t->min), t->max);
   bool ok = true;
   CHECK(pk_conv2d_f32_supported(g));
   for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
     if (!pk_isa_available((pk_isa)isa)) continue;
     pk_isa_force((pk_isa)isa);
-    size_t bytes = pk_conv2d_f32_workspace(g, 1);
-    CHECK(bytes != SIZE_MAX);
-    void *ws = bytes ? aligned_alloc(64, (bytes + 63) & ~(size_t)63) : NULL;
+    size_t bytes = pk_conv2d_f32_workspace(g, 1), pbytes = pk_conv2d_f32_pack_size(g);
+    CHECK(bytes != SIZE_MAX && pbytes != SIZE_MAX);
+    /* the filters packed per call into the front of the workspace */
+    void *ws = bytes + pbytes ? aligned_alloc(64, (bytes + pbytes + 63) & ~(size_t)63) : NULL;
     for (size_t i = 0; i < nout; i++) out[i] = NAN;
     pk_conv2d_f32(g, in, w, NULL, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
     runs++;
     if (!close_to(out, ref, nout, pk_isa_name((pk_isa)isa))) ok = false;
-    size_t pbytes = pk_conv2d_f32_pack_size(g);
-    CHECK(pbytes != SIZE_MAX);
+    void *packed = pbytes ? aligned_alloc(64, (pbytes + 63) & ~(size_t)63) : NULL;
     if (pbytes) { /* with the filters packed ahead */
-      void *packed = aligned_alloc(64, (pbytes + 63) & ~(size_t)63);
       pk_conv2d_f32_pack(g, w, packed);
       for (size_t i = 0; i < nout; i++) out[i] = NAN;
       pk_conv2d_f32(g, in, w, packed, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
-      free(packed);
       runs++;
       if (!close_to(out, ref, nout, "packed")) ok = false;
     }
     free(ws);
+    for (size_t pi = 0; pi < 2 && threaded; pi++) { /* split over a pool's threads */
+      size_t nt = ptera_threadpool_size(pools[pi]), tb = pk_conv2d_f32_workspace(g, nt);
+      CHECK(tb != SIZE_MAX);
+      size_t tsz = (tb + pbytes + 63) & ~(size_t)63;
+      void *tws = aligned_alloc(64, tsz ? tsz : 64);
+      ptera_kernel_ctx ctx;
+      pt_err err;
+      memset(&err, 0, sizeof err);
+      pr_kernel_ctx_init(&ctx, "aten::convolution.out", &err, NULL, 0);
+      ctx.pool = pools[pi];
+      for (int pass = 0; pass < (pbytes ? 2 : 1); pass++) { /* packed per call, then ahead */
+        for (size_t i = 0; i < nout; i++) out[i] = NAN;
+        pk_conv2d_f32(g, in, w, pass ? packed : NULL, t->bias ? b : NULL, out, t->min, t->max, tws, &ctx);
+        runs++;
+        if (!close_to(out, ref, nout, pi ? "3 threads" : "2 threads")) ok = false;
+      }
+      free(tws);
+    }
+    free(packed);
   }
+  /* Filters packed under one ISA keep it when the run sees another
+   * (prepare runs before any forcing a test does): packed under the best,
+   * run with scalar selected. */
   pk_isa_force(PK_ISA_COUNT);
+  size_t xp = pk_conv2d_f32_pack_size(g);
+  if (xp && pk_isa_selected() != PK_ISA_SCALAR) {
+    void *packed = aligned_alloc(64, (xp + 63) / 64 * 64);
+    pk_conv2d_f32_pack(g, w, packed);
+    pk_isa_force(PK_ISA_SCALAR);
+    size_t wb = pk_conv2d_f32_workspace(g, 1); /* as the run's selection sees it */
+    void *ws = aligned_alloc(64, (wb + 63) / 64 * 64 + 64);
+    for (size_t i = 0; i < nout; i++) out[i] = NAN;
+    pk_conv2d_f32(g, in, w, packed, t->bias ? b : NULL, out, t->min, t->max, ws, NULL);
+    runs++;
+    if (!close_to(out, ref, nout, "packed under another ISA")) ok = false;
+    free(ws);
+    free(packed);
+    pk_isa_force(PK_ISA_COUNT);
+  }
   if (t->min == -INFINITY && t->max == INFINITY) { /* the op wrapper, which does not clamp */
     for (size_t i = 0; i < nout; i++) out[i] = NAN;
-    CHECK(run_op(g, PTERA_DTYPE_FLOAT, in, w, t->bias ? b : NULL, out, sizeof(float)) == PTERA_OK);
+    CHECK(run_op(g, PTERA_DTYPE_FLOAT, in, w, t->bias ? b : NULL, out, sizeof(float), NULL) == PTERA_OK);
     if (!close_to(out, ref, nout, "aten::convolution.out")) ok = false;
   }
+  if (!g->transposed && !check_nhwc(t, in, w, b, ref, threaded)) ok = false;
   if (!ok) {
     mismatches++;
     describe(t);
@@ -226,19 +330,21 @@ static void geom_rejects(void) {
 }
 
 int main(void) {
+  CHECK(ptera_threadpool_create(2, NULL, &pools[0]) == PTERA_OK);
+  CHECK(ptera_threadpool_create(3, NULL, &pools[1]) == PTERA_OK);
   geom_rejects();
   tcase t;
   for (int i = 0; i < 120; i++) {
     random_case(&t, true, false);
-    check_case(&t);
+    check_case(&t, i % 4 == 0);
   }
   for (int i = 0; i < 120; i++) {
     random_case(&t, false, false);
-    check_case(&t);
+    check_case(&t, i % 3 == 0);
   }
   for (int i = 0; i < 80; i++) {
     random_case(&t, false, true);
-    check_case(&t);
+    check_case(&t, i % 4 == 0);
   }
   /* MobileNetV2's and ResNet-18's shapes, scaled down in extent */
   static const int64_t shapes[][8] = {
@@ -256,8 +362,52 @@ int main(void) {
     t.bias = true;
     t.min = -INFINITY;
     t.max = INFINITY;
-    check_case(&t);
+    check_case(&t, true);
   }
+  /* Past one B tile (K * columns above the tile budget): several tiles, an
+   * uneven last one, their balance over 2 and 3 threads; a 1-pixel output
+   * with more threads than tiles (the product split in shares). */
+  static const int64_t tiled[][9] = {
+      /* c_in, c_out, groups, kh, kw, stride, pad, h, w */
+      {64, 19, 1, 3, 3, 1, 1, 21, 19}, {40, 33, 1, 5, 3, 1, 2, 23, 17}, {72, 30, 2, 3, 3, 2, 1, 37, 29},
+      {96, 45, 1, 3, 3, 1, 0, 3, 3},   {130, 17, 1, 1, 1, 1, 0, 45, 31},
+      /* few pixels, many channels: pixels as the product's rows */
+      {64, 40, 1, 3, 3, 1, 1, 7, 7},   {48, 64, 2, 1, 1, 1, 0, 5, 9},   {24, 33, 1, 3, 3, 2, 1, 13, 11},
+      {10, 70, 1, 5, 5, 2, 2, 8, 8}};
+  for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++) {
+    const int64_t *s = tiled[i];
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    t.g = (pk_conv2d_geom){.n = 1 + (int64_t)(i % 2), .c_in = s[0], .c_out = s[1], .groups = s[2], .kh = s[3],
+                           .kw = s[4], .stride = {s[5], s[5]}, .pad = {s[6], s[6]}, .dil = {1, 1}, .h = s[7],
+                           .w = s[8]};
+    CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
+    CHECK(pk_conv2d_pixrows_applies(&t.g) == (i == 3 || i >= 5));
+    t.bias = i != 2;
+    t.min = i == 1 ? 0.0f : -INFINITY;
+    t.max = INFINITY;
+    check_case(&t, true);
+  }
+  /* Winograd F(2x2, 3x3): 3x3 stride 1, >= 16 channels, >= 100 output
+   * pixels; odd extents (partial 2x2 tiles), padding 0..2, the vector runs
+   * of 16 tiles and the edges around them, several tile blocks. */
+  for (int i = 0; i < 10; i++) {
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    do {
+      int64_t h = 8 + rnd(38), w = 8 + rnd(70), p = rnd(3);
+      t.g = (pk_conv2d_geom){.n = 1 + rnd(2), .c_in = 16 + rnd(25), .c_out = 16 + rnd(30), .groups = 1,
+                             .kh = 3, .kw = 3, .stride = {1, 1}, .pad = {p, rnd(3)}, .dil = {1, 1}, .h = h,
+                             .w = w};
+    } while (pk_conv2d_geom_init(&t.g, msg, sizeof msg) != PTERA_OK || t.g.oh * t.g.ow < 100);
+    CHECK(pk_conv2d_wino_applies(&t.g));
+    t.bias = i % 3 != 0;
+    t.min = i % 4 == 1 ? -0.25f : -INFINITY;
+    t.max = i % 4 == 1 ? 0.5f : INFINITY;
+    check_case(&t, i % 2 == 0);
+  }
+  ptera_threadpool_destroy(pools[0]);
+  ptera_threadpool_destroy(pools[1]);
   printf("conv_fast: %zu cases, %zu fast-path runs, %zu mismatching cases\n", cases, runs, mismatches);
   return check_summary("conv_fast");
 }

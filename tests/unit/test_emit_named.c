@@ -108,8 +108,8 @@ static void test_named_alone(void) {
   pc_value vals[3] = {eu_f3(PC_STORAGE_PLANNED, NULL, 0), eu_int(1),
                       eu_f3(PC_STORAGE_PLANNED, NULL, 16)};
   const int32_t args[5] = {0, 0, 1, 2, 2}, outs[1] = {2};
-  const pc_instr instrs[1] = {{0, args, 5}};
-  pc_method m = {"forward", vals, 3, IN0, 1, outs, 1, instrs, 1, ADD, 1, BUF32, 1};
+  const pc_instr instrs[1] = {{0, args, 5, false}};
+  pc_method m = {"forward", vals, 3, IN0, 1, outs, 1, instrs, 1, ADD, 1, BUF32, 1, NULL, 0};
   /* gamma has alpha's bytes (another pointer): they share segment 1. */
   const pc_named_blob named[4] = {
       {"alpha", HELLO, 5}, {"beta", BETA, 300}, {"gamma", HELLO_COPY, 5}, {"empty", NULL, 0}};
@@ -185,8 +185,8 @@ static void test_constants_and_named(void) {
   pc_value vals[4] = {eu_f3(PC_STORAGE_PLANNED, NULL, 0), eu_f3(PC_STORAGE_CONST, C10, 0),
                       eu_int(1), eu_f3(PC_STORAGE_PLANNED, NULL, 16)};
   const int32_t args[5] = {0, 1, 2, 3, 3}, outs[1] = {3};
-  const pc_instr instrs[1] = {{0, args, 5}};
-  pc_method m = {"forward", vals, 4, IN0, 1, outs, 1, instrs, 1, ADD, 1, BUF32, 1};
+  const pc_instr instrs[1] = {{0, args, 5, false}};
+  pc_method m = {"forward", vals, 4, IN0, 1, outs, 1, instrs, 1, ADD, 1, BUF32, 1, NULL, 0};
   const pc_named_blob named[1] = {{"k", K3, 3}};
   pc_program desc = {&m, 1, named, 1};
   /* Constants {0, 12}; k at round_up(12, 128) = 128: data size 131. */
@@ -224,8 +224,8 @@ static void test_mutable_and_named(void) {
   static const float A0[3] = {1.0f, -2.0f, 0.5f};
   pc_value vals[2] = {eu_f3(PC_STORAGE_PLANNED, A0, 0), eu_int(1)};
   const int32_t args[5] = {0, 0, 1, 0, 0}, outs[1] = {0};
-  const pc_instr instrs[1] = {{0, args, 5}};
-  pc_method m = {"forward", vals, 2, NULL, 0, outs, 1, instrs, 1, ADD, 1, BUF16, 1};
+  const pc_instr instrs[1] = {{0, args, 5, false}};
+  pc_method m = {"forward", vals, 2, NULL, 0, outs, 1, instrs, 1, ADD, 1, BUF16, 1, NULL, 0};
   const pc_named_blob named[1] = {{"k", K3, 3}};
   pc_program desc = {&m, 1, named, 1};
   /* Constants {0, 0}; mutable at round_up(0, 128) = 0, 12 bytes; k at 128. */
@@ -272,7 +272,7 @@ static const float A0[3] = {10, 20, 30}, B0[3] = {100, 200, 300}, C123[3] = {1, 
 static pc_value full_vals[4];
 static const int32_t full_a1[5] = {0, 1, 2, 0, 0}, full_a2[5] = {3, 0, 2, 3, 3},
                      full_outs[2] = {0, 3};
-static const pc_instr full_instrs[2] = {{0, full_a1, 5}, {0, full_a2, 5}};
+static const pc_instr full_instrs[2] = {{0, full_a1, 5, false}, {0, full_a2, 5, false}};
 static const pc_named_blob full_named[2] = {{"w", W20, 20}, {"v", V1, 1}};
 static pc_method full_method;
 static pc_program full_program;
@@ -283,7 +283,7 @@ static void make_full(void) {
   full_vals[2] = eu_int(1);
   full_vals[3] = eu_f3(PC_STORAGE_PLANNED, B0, 16);
   full_method = (pc_method){"forward", full_vals, 4, NULL, 0, full_outs, 2, full_instrs, 2, ADD, 1,
-                            BUF32, 1};
+                            BUF32, 1, NULL, 0};
   full_program = (pc_program){&full_method, 1, full_named, 2};
 }
 

@@ -155,7 +155,7 @@ static void test_ptd_parse(void) {
  * "fc.bias"), 3 t = x*W (planned 1@16), 4 alpha 1, 5 y (planned 1@32). */
 static pc_value fc_values[6];
 static const int32_t fc_mul_args[4] = {0, 1, 3, 3}, fc_add_args[5] = {3, 2, 4, 5, 5};
-static const pc_instr fc_instrs[2] = {{0, fc_mul_args, 4}, {1, fc_add_args, 5}};
+static const pc_instr fc_instrs[2] = {{0, fc_mul_args, 4, false}, {1, fc_add_args, 5, false}};
 static const pc_operator fc_ops[2] = {{"aten::mul", "out"}, {"aten::add", "out"}};
 static const int32_t fc_in[1] = {0}, fc_out[1] = {5};
 static const int64_t fc_bufs[1] = {48};
@@ -174,7 +174,7 @@ static void make_fc_program(void) {
   fc_values[4] = eu_int(1);
   fc_values[5] = eu_f3(PC_STORAGE_PLANNED, NULL, 32);
   fc_method = (pc_method){"forward", fc_values, 6, fc_in, 1, fc_out, 1, fc_instrs, 2, fc_ops, 2,
-                          fc_bufs, 1};
+                          fc_bufs, 1, NULL, 0};
   fc_program = (pc_program){&fc_method, 1, NULL, 0};
 }
 
@@ -366,10 +366,10 @@ static void test_mutable_state(void) {
   vals[2] = eu_int(1);
   vals[3] = eu_f3(PC_STORAGE_PLANNED, B0, 16);
   const int32_t a1[5] = {0, 1, 2, 0, 0}, a2[5] = {3, 0, 2, 3, 3}, outs[2] = {0, 3};
-  const pc_instr instrs[2] = {{0, a1, 5}, {0, a2, 5}};
+  const pc_instr instrs[2] = {{0, a1, 5, false}, {0, a2, 5, false}};
   const pc_operator ops[1] = {{"aten::add", "out"}};
   const int64_t bufs[1] = {32};
-  pc_method m = {"forward", vals, 4, NULL, 0, outs, 2, instrs, 2, ops, 1, bufs, 1};
+  pc_method m = {"forward", vals, 4, NULL, 0, outs, 2, instrs, 2, ops, 1, bufs, 1, NULL, 0};
   pc_program prog_desc = {&m, 1, NULL, 0};
   size_t size = 0;
   uint8_t *pte = eu_emit(&prog_desc, NULL, &size);
@@ -439,10 +439,10 @@ static void test_mutable_only(void) {
   vals[0] = eu_f3(PC_STORAGE_PLANNED, A0, 0);
   vals[1] = eu_int(1);
   const int32_t args[5] = {0, 0, 1, 0, 0}, outs[1] = {0};
-  const pc_instr instrs[1] = {{0, args, 5}};
+  const pc_instr instrs[1] = {{0, args, 5, false}};
   const pc_operator ops[1] = {{"aten::add", "out"}};
   const int64_t bufs[1] = {16};
-  pc_method m = {"forward", vals, 2, NULL, 0, outs, 1, instrs, 1, ops, 1, bufs, 1};
+  pc_method m = {"forward", vals, 2, NULL, 0, outs, 1, instrs, 1, ops, 1, bufs, 1, NULL, 0};
   pc_program desc = {&m, 1, NULL, 0};
   size_t size = 0;
   uint8_t *pte = eu_emit(&desc, NULL, &size);
@@ -494,10 +494,10 @@ static void test_optional_tensor_list(void) {
   vals[3].u.tensor.memory_id = 1;
   vals[3].u.tensor.memory_offset = 48;
   const int32_t args[4] = {0, 2, 3, 3}, in0[1] = {0}, outs[1] = {3};
-  const pc_instr instrs[1] = {{0, args, 4}};
+  const pc_instr instrs[1] = {{0, args, 4, false}};
   const pc_operator ops[1] = {{"aten::index", "Tensor_out"}};
   const int64_t bufs[1] = {80};
-  pc_method m = {"forward", vals, 4, in0, 1, outs, 1, instrs, 1, ops, 1, bufs, 1};
+  pc_method m = {"forward", vals, 4, in0, 1, outs, 1, instrs, 1, ops, 1, bufs, 1, NULL, 0};
   pc_program desc = {&m, 1, NULL, 0};
   size_t size = 0;
   uint8_t *pte = eu_emit(&desc, NULL, &size);

@@ -159,7 +159,7 @@ static const pc_operator ADD_OPS[1] = {{"aten::add", "out"}};
 /* forward(x) = x + c: values 0 x (planned 1@0), 1 c (const), 2 alpha, 3 out (planned 1@16). */
 static pc_value add_values[4];
 static const int32_t add_args[5] = {0, 1, 2, 3, 3};
-static const pc_instr add_instrs[1] = {{0, add_args, 5}};
+static const pc_instr add_instrs[1] = {{0, add_args, 5, false}};
 static const int32_t in0[1] = {0}, out3[1] = {3};
 static const int64_t add_bufs[1] = {32};
 static pc_method add_method;
@@ -172,7 +172,7 @@ static void make_add_program(void) {
   add_values[3] = eu_f3(PC_STORAGE_PLANNED, NULL, 16);
   memset(&add_method, 0, sizeof add_method);
   add_method = (pc_method){"forward", add_values, 4, in0, 1, out3, 1, add_instrs, 1, ADD_OPS, 1,
-                           add_bufs, 1};
+                           add_bufs, 1, NULL, 0};
   add_program = (pc_program){&add_method, 1, NULL, 0};
 }
 
@@ -235,7 +235,7 @@ static void test_add_program(void) {
   pt_free(NULL, file);
 
   /* A description error is reported, nothing is returned. */
-  pc_instr bad = {1, add_args, 5};
+  pc_instr bad = {1, add_args, 5, false};
   add_method.instrs = &bad;
   file = (uint8_t *)1;
   CHECK(pc_emit_pte(&add_program, NULL, &file, &size, &err) == PTERA_INVALID_ARGUMENT &&
@@ -263,9 +263,9 @@ static void test_dedup(void) {
   vals[5] = eu_f3(PC_STORAGE_PLANNED, NULL, 32);
   vals[6] = eu_f3(PC_STORAGE_CONST, C3, 0);
   const int32_t a1[5] = {0, 1, 2, 3, 3}, a2[5] = {3, 4, 2, 5, 5}, outs[1] = {5};
-  const pc_instr instrs[2] = {{0, a1, 5}, {0, a2, 5}};
+  const pc_instr instrs[2] = {{0, a1, 5, false}, {0, a2, 5, false}};
   const int64_t bufs[1] = {48};
-  pc_method m = {"forward", vals, 7, in0, 1, outs, 1, instrs, 2, ADD_OPS, 1, bufs, 1};
+  pc_method m = {"forward", vals, 7, in0, 1, outs, 1, instrs, 2, ADD_OPS, 1, bufs, 1, NULL, 0};
   pc_program p = {&m, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&p, NULL, &size);
@@ -298,9 +298,9 @@ static void test_no_constants(void) {
   vals[1] = eu_int(1);
   vals[2] = eu_f3(PC_STORAGE_PLANNED, NULL, 16);
   const int32_t args[5] = {0, 0, 1, 2, 2}, outs[1] = {2};
-  const pc_instr instrs[1] = {{0, args, 5}};
+  const pc_instr instrs[1] = {{0, args, 5, false}};
   const int64_t bufs[1] = {32};
-  pc_method m = {"forward", vals, 3, in0, 1, outs, 1, instrs, 1, ADD_OPS, 1, bufs, 1};
+  pc_method m = {"forward", vals, 3, in0, 1, outs, 1, instrs, 1, ADD_OPS, 1, bufs, 1, NULL, 0};
   pc_program p = {&m, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&p, NULL, &size);
@@ -349,7 +349,7 @@ static void test_value_kinds(void) {
   memcpy(all, vals, sizeof vals);
   memcpy(all + 10, more, sizeof more);
   const int32_t outs[1] = {6};
-  pc_method m = {"kinds", all, 12, NULL, 0, outs, 1, NULL, 0, NULL, 0, NULL, 0};
+  pc_method m = {"kinds", all, 12, NULL, 0, outs, 1, NULL, 0, NULL, 0, NULL, 0, NULL, 0};
   pc_program p = {&m, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&p, NULL, &size);

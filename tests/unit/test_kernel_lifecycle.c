@@ -82,7 +82,7 @@ static const float C[3] = {10.0f, 20.0f, 30.0f};
 static uint8_t *emit_program(const char *op, size_t *size) {
   static pc_value values[4];
   static const int32_t a1[3] = {0, 1, 2}, a2[3] = {2, 1, 3}, in0[1] = {0}, out3[1] = {3};
-  static const pc_instr instrs[2] = {{0, a1, 3}, {0, a2, 3}};
+  static const pc_instr instrs[2] = {{0, a1, 3, false}, {0, a2, 3, false}};
   static const int64_t bufs[1] = {48};
   static pc_operator ops[1];
   static pc_method method;
@@ -91,7 +91,7 @@ static uint8_t *emit_program(const char *op, size_t *size) {
   values[2] = eu_f3(PC_STORAGE_PLANNED, NULL, 16);
   values[3] = eu_f3(PC_STORAGE_PLANNED, NULL, 32);
   ops[0] = (pc_operator){op, "out"};
-  method = (pc_method){"forward", values, 4, in0, 1, out3, 1, instrs, 2, ops, 1, bufs, 1};
+  method = (pc_method){"forward", values, 4, in0, 1, out3, 1, instrs, 2, ops, 1, bufs, 1, NULL, 0};
   pc_program prog = {&method, 1, NULL, 0};
   return eu_emit(&prog, NULL, size);
 }
@@ -379,7 +379,7 @@ static float PC[PN];
 static uint8_t *emit_par_program(size_t *size) {
   static pc_value values[3];
   static const int32_t args[3] = {0, 1, 2}, in0[1] = {0}, out2[1] = {2}, sz[1] = {PN};
-  static const pc_instr instrs[1] = {{0, args, 3}};
+  static const pc_instr instrs[1] = {{0, args, 3, false}};
   static const int64_t bufs[1] = {2 * PN * sizeof(float)};
   static const pc_operator ops[1] = {{"ptera_test::par_add", "out"}};
   static pc_method method;
@@ -392,7 +392,7 @@ static uint8_t *emit_par_program(size_t *size) {
   values[2] = eu_tensor_f(PC_STORAGE_PLANNED, 1, sz);
   values[2].u.tensor.memory_id = 1;
   values[2].u.tensor.memory_offset = PN * sizeof(float);
-  method = (pc_method){"forward", values, 3, in0, 1, out2, 1, instrs, 1, ops, 1, bufs, 1};
+  method = (pc_method){"forward", values, 3, in0, 1, out2, 1, instrs, 1, ops, 1, bufs, 1, NULL, 0};
   pc_program prog = {&method, 1, NULL, 0};
   return eu_emit(&prog, NULL, size);
 }

@@ -226,7 +226,7 @@ static void method_case(ptera_threadpool *pool) {
   static const int32_t xs[2] = {RM, RK}, ws[2] = {RN, RK}, bs[1] = {RN}, ys[2] = {RM, RN};
   static pc_value values[4];
   static const int32_t args[5] = {0, 1, 2, 3, 3}, in0[1] = {0}, out3[1] = {3};
-  static const pc_instr instrs[1] = {{0, args, 5}};
+  static const pc_instr instrs[1] = {{0, args, 5, false}};
   static const int64_t bufs[1] = {(RM * RK + RM * RN) * 4};
   static const pc_operator ops[1] = {{"aten::linear", "out"}};
   values[0] = eu_tensor_f(PC_STORAGE_PLANNED, 2, xs);
@@ -240,7 +240,7 @@ static void method_case(ptera_threadpool *pool) {
   values[3] = eu_tensor_f(PC_STORAGE_PLANNED, 2, ys);
   values[3].u.tensor.memory_id = 1;
   values[3].u.tensor.memory_offset = RM * RK * 4;
-  pc_method method = {"forward", values, 4, in0, 1, out3, 1, instrs, 1, ops, 1, bufs, 1};
+  pc_method method = {"forward", values, 4, in0, 1, out3, 1, instrs, 1, ops, 1, bufs, 1, NULL, 0};
   pc_program prog = {&method, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&prog, NULL, &size);

@@ -3,6 +3,7 @@
  * indices on randomized shapes across vector-tile edges (stride 1, 2 and 3,
  * padding, dilation, ceil mode, ties, NaN and -inf), every available ISA
  * forced in turn, then aten::max_pool2d_with_indices.out on f32 tensors;
+ * average pool likewise, and through aten::avg_pool2d.out;
  * global average pool through aten::_adaptive_avg_pool2d.out (1 x 1) and
  * aten::mean.out over H and W. */
 #include <stdlib.h>
@@ -133,8 +134,73 @@ static void gavg_case(void) {
   free(in), free(out), free(din), free(ref);
 }
 
+static ptera_status run_avgpool(int dt, void *in, size_t es, const int64_t *shape, const int64_t *k, const int64_t *s,
+                                const int64_t *p, bool ceil, bool include_pad, int64_t div, void *out, int64_t OH,
+                                int64_t OW) {
+  int32_t is[4] = {(int32_t)shape[0], (int32_t)shape[1], (int32_t)shape[2], (int32_t)shape[3]};
+  int32_t os[4] = {is[0], is[1], (int32_t)OH, (int32_t)OW};
+  size_t nin = (size_t)(shape[0] * shape[1] * shape[2] * shape[3]), nout = (size_t)(shape[0] * shape[1] * OH * OW);
+  ptera_value *vo = kt_tensor(dt, out, nout * es, 4, os, NULL, PTERA_SHAPE_STATIC);
+  ptera_status st = KT_CALL("aten::avg_pool2d.out", kt_tensor(dt, in, nin * es, 4, is, NULL, PTERA_SHAPE_STATIC),
+                            KT_IL(k[0], k[1]), KT_IL(s[0], s[1]), KT_IL(p[0], p[1]), kt_bool(ceil),
+                            kt_bool(include_pad), div ? kt_int(div) : kt_none(), vo, vo);
+  kt_nt = kt_nv = kt_np = 0;
+  return st;
+}
+
+/* Average pool: the micro-kernels (each ISA) and aten::avg_pool2d.out on
+ * f32 against the portable kernel in double; padding, ceil mode, with and
+ * without the padding counted, a divisor override; wide rows past the
+ * column buffer (1024 floats) and a window wider than it. */
+static void avgpool_case(int64_t H, int64_t W, int64_t kh, int64_t kw) {
+  int64_t N = 1 + rnd(2), C = 1 + rnd(3), k[2] = {kh, kw}, s[2], p[2];
+  for (int i = 0; i < 2; i++) {
+    s[i] = 1 + rnd(3);
+    p[i] = rnd((uint32_t)(k[i] / 2 + 1));
+  }
+  bool ceil = rnd(3) == 0, include_pad = rnd(2) == 0;
+  int64_t div = rnd(4) == 0 ? (int64_t)rnd(7) - 3 : 0;
+  int64_t OH = pk_pool_out_size(H, k[0], s[0], p[0], 1, ceil), OW = pk_pool_out_size(W, k[1], s[1], p[1], 1, ceil);
+  if (OH <= 0 || OW <= 0) return;
+  int64_t shape[4] = {N, C, H, W};
+  size_t nin = (size_t)(N * C * H * W), nout = (size_t)(N * C * OH * OW);
+  float *in = malloc(nin * sizeof *in), *out = malloc(nout * sizeof *out);
+  double *din = malloc(nin * sizeof *din), *ref = malloc(nout * sizeof *ref);
+  for (size_t i = 0; i < nin; i++) din[i] = in[i] = (float)((int)rnd(2001) - 1000) / 1000.0f;
+  cases++;
+  CHECK(run_avgpool(PTERA_DTYPE_DOUBLE, din, 8, shape, k, s, p, ceil, include_pad, div, ref, OH, OW) == PTERA_OK);
+  pk_avgpool2d_params ap = {(size_t)H, (size_t)W, (size_t)OH, (size_t)OW, (size_t)k[0], (size_t)k[1], (size_t)s[0],
+                            (size_t)s[1], (size_t)p[0], (size_t)p[1], div, include_pad};
+  bool ok = true;
+  for (int isa = 0; isa <= PK_ISA_COUNT; isa++) { /* PK_ISA_COUNT: through the op, detected ISA */
+    if (isa < PK_ISA_COUNT && !pk_isa_available((pk_isa)isa)) continue;
+    pk_isa_force((pk_isa)(isa < PK_ISA_COUNT ? isa : PK_ISA_COUNT));
+    for (size_t i = 0; i < nout; i++) out[i] = 99.0f;
+    if (isa < PK_ISA_COUNT)
+      pk_avgpool2d_f32(&ap, (size_t)(N * C), in, out, NULL);
+    else
+      CHECK(run_avgpool(PTERA_DTYPE_FLOAT, in, 4, shape, k, s, p, ceil, include_pad, div, out, OH, OW) == PTERA_OK);
+    runs++;
+    for (size_t i = 0; i < nout && ok; i++)
+      if (!(fabs(out[i] - ref[i]) <= 1e-5 * (1.0 + fabs(ref[i])))) {
+        printf("  avgpool %s [%zu]: got %.9g want %.9g (in %lldx%lld k %lldx%lld s %lld,%lld p %lld,%lld%s%s div %lld)\n",
+               isa < PK_ISA_COUNT ? pk_isa_name((pk_isa)isa) : "op", i, out[i], ref[i], (long long)H, (long long)W,
+               (long long)k[0], (long long)k[1], (long long)s[0], (long long)s[1], (long long)p[0], (long long)p[1],
+               ceil ? " ceil" : "", include_pad ? " include_pad" : "", (long long)div);
+        ok = false;
+      }
+  }
+  pk_isa_force(PK_ISA_COUNT);
+  CHECK(ok);
+  free(in), free(out), free(din), free(ref);
+}
+
 int main(void) {
   for (int i = 0; i < 300; i++) maxpool_case();
+  for (int i = 0; i < 200; i++) avgpool_case(1 + rnd(12), 1 + rnd(45), 1 + rnd(4), 1 + rnd(4));
+  avgpool_case(3, 1500, 3, 3);
+  avgpool_case(2, 2100, 2, 7);
+  avgpool_case(2, 1100, 1, 1030);
   for (int i = 0; i < 60; i++) gavg_case();
   printf("pool_fast: %zu cases, %zu fast-path runs\n", cases, runs);
   return check_summary("pool_fast");

@@ -2,7 +2,11 @@
 """XNNPACK node cases for tests/xnn/runner.c (format there). References:
 PyTorch (torch 1.13, /usr/bin/python3) for float nodes, computed in NCHW
 and permuted to XNNPACK's NHWC where the node works in NHWC; numpy
-implementing XNNPACK.md's formulas for quantized ones. Fixed seed.
+implementing XNNPACK.md's formulas for quantized ones. fp16/bf16 cases:
+inputs and constants rounded to the type (numpy float16; bf16 by
+round-to-nearest-even on the fp32 bits), the PyTorch reference computed in
+fp32 on the rounded values, the expected output rounded to the type.
+Fixed seed.
 Usage: gen.py OUT_DIR  (writes cases.txt and data.bin)."""
 import os
 import sys
@@ -11,13 +15,15 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+import gen_quant
+
 rng = np.random.default_rng(20261201)
 torch.manual_seed(20261201)
 DATA = bytearray()
 LINES = []
 
-FP32, QINT8, QUINT8, INT32 = 1, 3, 4, 12
-ET = {np.dtype('float32'): 6, np.dtype('int8'): 1, np.dtype('uint8'): 0, np.dtype('int32'): 3, np.dtype('int64'): 4}
+FP32, FP16, QINT8, QUINT8, INT32, BF16 = 1, 2, 3, 4, 12, 14
+ET = {np.dtype('float32'): 6, np.dtype('float16'): 5, np.dtype('uint16'): 15, np.dtype('int8'): 1, np.dtype('uint8'): 0, np.dtype('int32'): 3, np.dtype('int64'): 4}
 KIND = dict(Add=1, FullyConnected=2, Softmax=3, Sigmoid=4, StaticTranspose=5, Clamp=6, Conv2d=7, Div=8,
             StaticResizeBilinear2D=9, StaticConstantPad=10, AvgPooling2d=11, Minimum=12, DepthwiseConv2d=13,
             MaxPooling2d=14, Multiply=15, Subtract=16, Floor=17, Convert=18, GlobalAvgPooling2d=19,
@@ -46,9 +52,12 @@ class Case:
         self.head = 'c %s %s %s' % (name, 'XNN' + node, dtype)
         self.vals, self.nodes, self.ios, self.next = [], [], [], 0
 
-    def value(self, shape, dt=FP32, const=None, io=None, q=None, qc=None):
+    def value(self, shape, dt=FP32, const=None, io=None, q=None, qc=None, qb=None, nnbd=None, dq=0):
         """io: 'i' or 'o' (numbered in call order); q: (scale, zp) per tensor;
-        qc: (channel_dim, scales) per channel (scales stored as constant data)."""
+        qc: (channel_dim, scales) per channel (scales stored as constant data);
+        qb: (group_size, bf16 scales as uint16) blockwise; nnbd: per-token
+        dynamic quantization with that many non-batch dims; dq: legacy
+        dq_datatype marker."""
         flags, ext = 0, NONE
         if io:
             flags, ext = (1 if io == 'i' else 2), self.next
@@ -59,8 +68,15 @@ class Case:
         if qc:
             qt, chd, ns = 1, qc[0], len(qc[1])
             soff, _ = put(np.asarray(qc[1], np.float32))
-        self.vals.append('v %d %d %d %d %s %d %d %d %s %d %d %d %d 0' % (
-            dt, flags, ext, len(shape), ' '.join(str(d) for d in shape), coff, cb, qt, f(sc), zp, chd, ns, soff))
+        gs = 0
+        if qb:
+            qt, gs, ns = 4, qb[0], qb[1].size
+            soff, _ = put(np.asarray(qb[1], np.uint16))
+        if nnbd:
+            qt = 3
+        self.vals.append('v %d %d %d %d %s %d %d %d %s %d %d %d %d %d %d %d' % (
+            dt, flags, ext, len(shape), ' '.join(str(d) for d in shape), coff, cb, qt, f(sc), zp, chd, ns, soff,
+            nnbd or 0, gs, dq))
         return len(self.vals) - 1
 
     def node(self, kind, ins, outs, flags=0, mm=None, p=(), fv=0.0, v0=None, v1=None):
@@ -96,16 +112,48 @@ def nhwc(x):
     return x.permute(0, 2, 3, 1).contiguous().numpy()
 
 
-def simple(node, ins, ref, shape_out=None, tol=1e-5, **kw):
-    """One node over external inputs ins (numpy arrays); ref(torch inputs) -> torch output."""
-    c = Case('%s_%d' % (node, len(LINES)), node)
-    ids = [c.value(a.shape, io='i') for a in ins]
+DT = dict(fp32=FP32, fp16=FP16, bf16=BF16)
+TOL = dict(fp16=2e-3, bf16=1e-2)  # about 4 ulps of the output type
+
+
+def bf16_bits(a):
+    """float32 -> bfloat16 bit patterns, round to nearest even."""
+    u = np.ascontiguousarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def lowp(a, dt):
+    """a rounded to dt, as float32 (what the graph's fp32 compute sees)."""
+    if dt == 'fp16':
+        with np.errstate(over='ignore'):  # past the fp16 range: inf, as intended
+            return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
+    if dt == 'bf16':
+        return (bf16_bits(a).astype(np.uint32) << 16).view(np.float32)
+    return np.asarray(a, np.float32)
+
+
+def store(a, dt):
+    """a as the bytes of a dt tensor (bf16: uint16 bit patterns)."""
+    if dt == 'fp16':
+        with np.errstate(over='ignore'):
+            return np.asarray(a, np.float32).astype(np.float16)
+    if dt == 'bf16':
+        return bf16_bits(a)
+    return np.asarray(a, np.float32)
+
+
+def simple(node, ins, ref, shape_out=None, tol=1e-5, dt='fp32', **kw):
+    """One node over external inputs ins (numpy arrays); ref(torch inputs) -> torch output.
+    dt fp16/bf16: inputs rounded to dt, ref in fp32 on them, output rounded to dt."""
+    c = Case('%s_%d' % (node, len(LINES)), node, dt)
+    ins = [lowp(a, dt) for a in ins]
+    ids = [c.value(a.shape, dt=DT[dt], io='i') for a in ins]
     y = ref(*[t(a) for a in ins]).numpy().astype(np.float32)
-    o = c.value(y.shape, io='o')
+    o = c.value(y.shape, dt=DT[dt], io='o')
     c.node(node, ids, [o], **kw)
     for k, a in enumerate(ins):
-        c.io('i', k, a)
-    c.io('o', len(ins), y, tol)
+        c.io('i', k, store(a, dt))
+    c.io('o', len(ins), store(y, dt), tol if dt == 'fp32' else TOL[dt])
     c.done()
 
 
@@ -122,6 +170,9 @@ def gen_binary():
         if name in ('Add', 'Subtract', 'Multiply', 'Div'):  # fused clamp (relu: min 0, max inf)
             a, b = rnd(3, 4), rnd(3, 4) + 3.0
             simple(name, [a, b], lambda x, y, fn=fn: torch.clamp(fn(x, y), -0.5, 1.0), mm=(-0.5, 1.0))
+    # large enough to be split over the thread pool (rows of 130, outer broadcast)
+    simple('Add', [rnd(4, 64, 130), rnd(64, 1)], torch.add)
+    simple('Multiply', [rnd(3, 1, 70), rnd(1, 200, 70)], torch.mul)
     for c in (1, 4):
         x, s = rnd(2, 3, 3, 4), rnd(c)
         simple('PReLU', [x, s], lambda x, s: torch.where(x > 0, x, x * s))
@@ -136,6 +187,7 @@ def gen_unary():
             simple(name, [rnd(*shape)], fn)
     for name, fn in dict(Log=torch.log, SquareRoot=torch.sqrt, ReciprocalSquareRoot=torch.rsqrt).items():
         simple(name, [rnd(3, 5, lo=0.1, hi=4.0)], fn)
+    simple('Sigmoid', [rnd(5, 9000)], torch.sigmoid)  # split over the thread pool
     for lo, hi in ((-0.5, 0.5), (0.0, float('inf'))):
         simple('Clamp', [rnd(4, 6)], lambda x: torch.clamp(x, lo, None if hi == float('inf') else hi), mm=(lo, hi))
     for alpha in (1.0, 0.3):
@@ -171,7 +223,8 @@ def gen_shape_ops():
 
 
 def gen_matmul():
-    for ic, oc, lead, bias, tw in ((5, 3, (4,), True, 0), (8, 6, (2, 3), False, 0), (7, 4, (3,), True, 1)):
+    for ic, oc, lead, bias, tw in ((5, 3, (4,), True, 0), (8, 6, (2, 3), False, 0), (7, 4, (3,), True, 1),
+                                   (70, 33, (40,), True, 0), (64, 48, (3, 9), True, 1)):
         x, w, b = rnd(*lead, ic), rnd(oc, ic), rnd(oc)
         c = Case('FullyConnected_%d' % len(LINES), 'FullyConnected')
         xi = c.value(x.shape, io='i')
@@ -188,8 +241,8 @@ def gen_matmul():
         c.io('i', 0, x)
         c.io('o', 1, y)
         c.done()
-    for tb in (0, 1):
-        a, b = rnd(2, 3, 4), rnd(2, 4, 5)
+    for tb, (B, M, K, N) in ((0, (2, 3, 4, 5)), (1, (2, 3, 4, 5)), (0, (3, 20, 33, 17))):
+        a, b = rnd(B, M, K), rnd(B, K, N)
         bs = b.transpose(0, 2, 1).copy() if tb else b
         c = Case('BatchMatrixMultiply_%d' % len(LINES), 'BatchMatrixMultiply')
         ai, bi = c.value(a.shape, io='i'), c.value(bs.shape, io='i')
@@ -202,19 +255,25 @@ def gen_matmul():
         c.done()
 
 
-def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0)):
-    """x NCHW, w PyTorch layout; the graph works in NHWC with OHWI weights."""
-    c = Case('%s_%d' % (node, len(LINES)), node)
+def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), pads=None, dt='fp32'):
+    """x NCHW, w PyTorch layout; the graph works in NHWC with OHWI weights.
+    pads: explicit (t, r, b, l) instead of the symmetric pad; dt: 'fp32',
+    'fp16' or 'bf16' (inputs, weights and bias rounded to it, the
+    reference computed in fp32 from the rounded values, then rounded)."""
+    c = Case('%s_%d' % (node, len(LINES)), node, dt)
+    x, w, b = lowp(x, dt), lowp(w, dt), lowp(b, dt)
+    t_, r_, b_, l_ = pads if pads else (pad[0], pad[1], pad[0], pad[1])
     xn = nhwc(t(x))
-    xi = c.value(xn.shape, io='i')
+    xi = c.value(xn.shape, dt=DT[dt], io='i')
     if node == 'ConvTranspose2d':
-        y = F.conv_transpose2d(t(x), t(w), t(b), stride, pad, out_pad, groups, dil)
+        y = F.conv_transpose2d(t(x), t(w), t(b), stride, 0, out_pad, groups, dil)
+        y = y[:, :, t_:y.shape[2] - b_, l_:y.shape[3] - r_]
         cin, goc, kh, kw = w.shape
         gic = cin // groups
         # [IC, OC/g, kh, kw] -> [g*goc, kh, kw, gic]
         wt = w.reshape(groups, gic, goc, kh, kw).transpose(0, 2, 3, 4, 1).reshape(groups * goc, kh, kw, gic)
     else:
-        y = F.conv2d(t(x), t(w), t(b), stride, pad, dil, groups)
+        y = F.conv2d(F.pad(t(x), (l_, r_, t_, b_)), t(w), t(b), stride, 0, dil, groups)
         oc, gic, kh, kw = w.shape
         goc = oc // groups
         wt = w.transpose(0, 2, 3, 1)  # OHWI
@@ -222,19 +281,33 @@ def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0)):
             wt = w.reshape(oc, kh, kw).transpose(1, 2, 0)[None]
     if mm:
         y = torch.clamp(y, *mm)
-    wi = c.value(wt.shape, const=np.ascontiguousarray(wt))
-    bi = c.value(b.shape, const=b)
+    wi = c.value(wt.shape, dt=DT[dt], const=store(np.ascontiguousarray(wt), dt))
+    bi = c.value(b.shape, dt=DT[dt], const=store(b, dt))
     yn = nhwc(y)
-    o = c.value(yn.shape, io='o')
-    p = [pad[0], pad[1], pad[0], pad[1], kh, kw, stride[0], stride[1], dil[0], dil[1], gic, goc, groups,
-         out_pad[0], out_pad[1]]
+    o = c.value(yn.shape, dt=DT[dt], io='o')
+    p = [t_, r_, b_, l_, kh, kw, stride[0], stride[1], dil[0], dil[1], gic, goc, groups, out_pad[0], out_pad[1]]
     c.node(node, [xi, wi, bi], [o], mm=mm, p=p)
-    c.io('i', 0, xn)
-    c.io('o', 1, yn, 1e-4)
+    c.io('i', 0, store(xn, dt))
+    c.io('o', 1, store(yn, dt), TOL[dt] if dt != 'fp32' else 1e-4)
     c.done()
 
 
 def gen_conv():
+    # 1x1 stride 1 unpadded (the input is the product's A), grouped too;
+    # multi-tile gathers (400 and 1152 output pixels) under 2 threads
+    conv_case('Conv2d', rnd(2, 8, 5, 4), rnd(6, 8, 1, 1), rnd(6), (1, 1), (0, 0), (1, 1), 1)
+    conv_case('Conv2d', rnd(1, 8, 5, 4), rnd(6, 4, 1, 1), rnd(6), (1, 1), (0, 0), (1, 1), 2, (-1.0, 1.0))
+    conv_case('Conv2d', rnd(1, 16, 20, 20), rnd(24, 16, 3, 3), rnd(24), (1, 1), (1, 1), (1, 1), 1)
+    conv_case('Conv2d', rnd(2, 32, 24, 24), rnd(8, 32, 3, 3), rnd(8), (1, 1), (1, 1), (1, 1), 1, (0.0, float('inf')))
+    conv_case('Conv2d', rnd(1, 3, 8, 7), rnd(4, 3, 3, 3), rnd(4), (2, 2), (0, 0), (1, 1), 1, pads=(0, 1, 1, 0))
+    conv_case('DepthwiseConv2d', rnd(1, 4, 9, 9), rnd(4, 1, 5, 5), rnd(4), (1, 1), (2, 2), (1, 1), 4)
+    conv_case('DepthwiseConv2d', rnd(1, 4, 9, 8), rnd(4, 1, 3, 3), rnd(4), (2, 2), (0, 0), (1, 1), 4,
+              (-1.0, 1.0), pads=(0, 1, 1, 0))
+    conv_case('DepthwiseConv2d', rnd(1, 3, 7, 7), rnd(3, 1, 3, 3), rnd(3), (1, 1), (2, 2), (2, 2), 3)
+    conv_case('ConvTranspose2d', rnd(1, 4, 5, 4), rnd(4, 3, 4, 4), rnd(3), (2, 2), (0, 0), (1, 1), 1,
+              pads=(1, 0, 2, 1))
+    conv_case('ConvTranspose2d', rnd(1, 2, 4, 4), rnd(2, 3, 3, 3), rnd(3), (2, 2), (0, 0), (1, 1), 1,
+              out_pad=(1, 1), pads=(0, 2, 1, 1))
     for (cin, cout, k, s, p, d, g, mm) in ((3, 4, 3, 1, 1, 1, 1, None), (4, 6, 3, 2, 0, 1, 2, (0.0, float('inf'))),
                                            (2, 3, 2, 1, 1, 2, 1, (-0.3, 0.3))):
         conv_case('Conv2d', rnd(2, cin, 7, 6), rnd(cout, cin // g, k, k), rnd(cout), (s, s), (p, p), (d, d), g, mm)
@@ -269,6 +342,90 @@ def gen_pool():
     for (h, w, ac) in ((10, 9, False), (5, 4, False), (10, 12, True)):
         ref = F.interpolate(t(x), size=(h, w), mode='bilinear', align_corners=ac)
         simple('StaticResizeBilinear2D', [xn], lambda a: t(nhwc(ref)), p=(h, w), flags=0x8 if ac else 0, tol=1e-4)
+
+
+def gen_half():
+    """fp16 and bf16 (XNNPACK.md §5): nodes compute in fp32 on the rounded
+    values and round their outputs; bf16 FullyConnected with an fp32 bias (§8)."""
+    for dt in ('fp16', 'bf16'):
+        for name, fn in dict(Add=torch.add, Multiply=torch.mul, Subtract=torch.sub, Div=torch.div,
+                             Maximum=torch.maximum, Minimum=torch.minimum).items():
+            simple(name, [rnd(2, 3, 4), rnd(4, lo=0.5, hi=2.0)], fn, dt=dt)
+        simple('Add', [rnd(3, 4), rnd(3, 4)], lambda x, y: torch.clamp(x + y, 0.0, 1.5), mm=(0.0, 1.5), dt=dt)
+        simple('PReLU', [rnd(1, 3, 3, 4), rnd(4)], lambda x, s: torch.where(x > 0, x, x * s), dt=dt)
+        # a constant fp16/bf16 operand (widened at every run like the others)
+        a, b = lowp(rnd(2, 5), dt), lowp(rnd(5), dt)
+        c = Case('Add_%d' % len(LINES), 'Add', dt + '/const')
+        ai, bi = c.value(a.shape, dt=DT[dt], io='i'), c.value(b.shape, dt=DT[dt], const=store(b, dt))
+        o = c.value(a.shape, dt=DT[dt], io='o')
+        c.node('Add', [ai, bi], [o])
+        c.io('i', 0, store(a, dt))
+        c.io('o', 1, store(a + b, dt), TOL[dt])
+        c.done()
+        for name, fn in dict(Sigmoid=torch.sigmoid, Tanh=torch.tanh, Exp=torch.exp, Hardswish=F.hardswish,
+                             Gelu=F.gelu, Negate=torch.neg, Abs=torch.abs, Square=torch.square,
+                             Floor=torch.floor, Ceiling=torch.ceil, Sin=torch.sin, Cos=torch.cos,
+                             Copy=lambda x: x.clone()).items():
+            simple(name, [rnd(2, 3, 5)], fn, dt=dt)
+        for name, fn in dict(Log=torch.log, SquareRoot=torch.sqrt, ReciprocalSquareRoot=torch.rsqrt).items():
+            simple(name, [rnd(3, 5, lo=0.1, hi=4.0)], fn, dt=dt)
+        simple('Clamp', [rnd(4, 6)], lambda x: torch.clamp(x, -0.5, 0.5), mm=(-0.5, 0.5), dt=dt)
+        simple('ELU', [rnd(4, 5)], lambda x: F.elu(x, 0.3), fv=0.3, dt=dt)
+        simple('LeakyReLU', [rnd(4, 5)], lambda x: F.leaky_relu(x, 0.3), fv=0.3, dt=dt)
+        simple('Softmax', [rnd(3, 7)], lambda x: torch.softmax(x, -1), dt=dt)
+        x = rnd(2, 3, 4, 5)
+        simple('StaticTranspose', [x], lambda a: a.permute(0, 2, 3, 1), v0=(0, 2, 3, 1), dt=dt)
+        simple('StaticReshape', [x], lambda a: a.reshape(6, 20), v0=(6, 20), dt=dt)
+        simple('StaticSlice', [x], lambda a: a[:, 1:3, 1:4], v0=(0, 1, 1, 0), v1=(2, 2, 3, 5), dt=dt)
+        simple('StaticConstantPad', [x], lambda a: F.pad(a, (2, 0, 0, 1), value=-1.5), v0=(0, 0, 0, 2),
+               v1=(0, 0, 1, 0), fv=-1.5, dt=dt)
+        simple('Concatenate2', [rnd(2, 3, 4, 1), rnd(2, 3, 4, 2)], lambda a, b: torch.cat((a, b), 3), p=(3,), dt=dt)
+        xn = nhwc(t(rnd(2, 3, 7, 6)))
+        simple('AvgPooling2d', [xn], lambda a: t(nhwc(F.avg_pool2d(a.permute(0, 3, 1, 2), 3, 2, 1,
+                                                                    count_include_pad=False))),
+               p=(1, 1, 1, 1, 3, 3, 2, 2, 0, 0), flags=0x40, dt=dt)
+        simple('MaxPooling2d', [xn], lambda a: t(nhwc(F.max_pool2d(a.permute(0, 3, 1, 2), 3, 1, 1))),
+               p=(1, 1, 1, 1, 3, 3, 1, 1, 1, 1), flags=0x40, dt=dt)
+        simple('GlobalAvgPooling2d', [xn], lambda a: a.mean((1, 2), keepdim=True), flags=0x40, dt=dt)
+        simple('StaticResizeBilinear2D', [xn], lambda a: t(nhwc(F.interpolate(a.permute(0, 3, 1, 2), size=(10, 9),
+                                                                               mode='bilinear', align_corners=False))),
+               p=(10, 9), dt=dt)
+        a, b = rnd(2, 5, 6), rnd(2, 6, 3)
+        simple('BatchMatrixMultiply', [a, b], torch.bmm, dt=dt)
+        for ic, oc, lead, tw, fp32_bias in ((9, 5, (4,), 0, False), (40, 24, (3, 7), 1, False), (16, 8, (5,), 0, True)):
+            if fp32_bias and dt != 'bf16':
+                continue
+            x, w, bb = lowp(rnd(*lead, ic), dt), lowp(rnd(oc, ic), dt), rnd(oc)
+            bb = bb if fp32_bias else lowp(bb, dt)
+            c = Case('FullyConnected_%d' % len(LINES), 'FullyConnected', dt + ('/fp32bias' if fp32_bias else ''))
+            xi = c.value(x.shape, dt=DT[dt], io='i')
+            ws = w.T.copy() if tw else w
+            wi = c.value(ws.shape, dt=DT[dt], const=store(ws, dt))
+            bi = c.value(bb.shape, dt=FP32 if fp32_bias else DT[dt], const=store(bb, 'fp32' if fp32_bias else dt))
+            y = torch.clamp(F.linear(t(x), t(w), t(bb)), -2.0, 2.0).numpy()
+            o = c.value(y.shape, dt=DT[dt], io='o')
+            c.node('FullyConnected', [xi, wi, bi], [o], flags=tw, mm=(-2.0, 2.0))
+            c.io('i', 0, store(x, dt))
+            c.io('o', 1, store(y, dt), TOL[dt])
+            c.done()
+        conv_case('Conv2d', rnd(1, 4, 7, 6), rnd(6, 4, 3, 3), rnd(6), (1, 1), (1, 1), (1, 1), 1, dt=dt)
+        conv_case('Conv2d', rnd(1, 8, 5, 4), rnd(6, 8, 1, 1), rnd(6), (1, 1), (0, 0), (1, 1), 1, dt=dt)
+        conv_case('DepthwiseConv2d', rnd(1, 3, 6, 6), rnd(3, 1, 3, 3), rnd(3), (1, 1), (1, 1), (1, 1), 3, dt=dt)
+        conv_case('ConvTranspose2d', rnd(1, 4, 4, 5), rnd(4, 2, 3, 3), rnd(4), (2, 2), (1, 1), (1, 1), 2,
+                  out_pad=(1, 1), dt=dt)
+    # Convert between the float types: fp32 -> fp16/bf16 rounds to nearest even
+    x = rnd(3, 17, lo=-70000.0, hi=70000.0)
+    x[0, :6] = np.array([1.0 + 2.0 ** -11, 1.0 + 3 * 2.0 ** -11, 1.0 + 2.0 ** -8, 1e-8, 65519.0, 65520.0], np.float32)
+    for src, dst in (('fp32', 'fp16'), ('fp32', 'bf16'), ('fp16', 'fp32'), ('bf16', 'fp32'), ('fp16', 'bf16'),
+                     ('bf16', 'fp16')):
+        xs = lowp(x, src)
+        c = Case('Convert_f_%d' % len(LINES), 'Convert', src + '->' + dst)
+        xi = c.value(x.shape, dt=DT[src], io='i')
+        o = c.value(x.shape, dt=DT[dst], io='o')
+        c.node('Convert', [xi], [o])
+        c.io('i', 0, store(xs, src))
+        c.io('o', 1, store(xs, dst), 0)
+        c.done()
 
 
 def quantize(x, scale, zp, lo, hi):
@@ -337,8 +494,10 @@ def gen_fc_quant():
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for g in (gen_binary, gen_unary, gen_shape_ops, gen_matmul, gen_conv, gen_pool, gen_convert, gen_fc_quant):
+    for g in (gen_binary, gen_unary, gen_shape_ops, gen_matmul, gen_conv, gen_pool, gen_convert, gen_fc_quant,
+              gen_half):
         g()
+    gen_quant.generate(sys.modules[__name__])
     open(os.path.join(out, 'cases.txt'), 'w').write('\n'.join(LINES) + '\n')
     open(os.path.join(out, 'data.bin'), 'wb').write(bytes(DATA))
 

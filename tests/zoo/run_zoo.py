@@ -6,8 +6,10 @@
 For each model of tests/zoo/models.py: build it (fixed seeds), compute the
 eager reference on a copy, capture it once into a .ptg (ptera.write_ptg),
 then for each target op set (--ops, default all of executorch-portable,
-executorch-optimized, ptera) compile it with `ptera compile --ops SET` (the
-compiler's report is printed), check the program's operators (`ptera
+executorch-optimized, ptera, xnnpack) compile it with `ptera compile --ops
+SET` (xnnpack: `--ops executorch-portable --backend xnnpack`, the XNNPACK
+delegate with the portable op set for what stays on the CPU; the table gives
+the calls delegated / left on the CPU) (the compiler's report is printed), check the program's operators (`ptera
 inspect --json`) against that op set's table (kernels/opsets.def; `ptera
 ops` for ptera), run `ptera run MODEL.pte --input ... --output-dir ...` and
 compare every output: the check is max|ptera - ref| <= tol * max|ref| (tol
@@ -98,6 +100,9 @@ def parse_report(text):
     m = re.search(r"folded[ :=]+(\d+)", text)
     if m:
         out["folded"] = int(m.group(1))
+    m = re.search(r"xnnpack (\d+) partitions, (\d+) nodes delegated, (\d+) on the CPU", text)
+    if m:
+        out["partitions"], out["delegated"], out["cpu"] = map(int, m.groups())
     return out
 
 
@@ -108,7 +113,10 @@ def save_input(path, t):
     np.save(path, np.ascontiguousarray(a))
 
 
-OPSETS = ("executorch-portable", "executorch-optimized", "ptera")
+OPSETS = ("executorch-portable", "executorch-optimized", "ptera", "xnnpack")
+# The compile options of each target; xnnpack's CPU calls are in the portable set.
+COMPILE_ARGS = {o: ["--ops", o] for o in OPSETS[:3]}
+COMPILE_ARGS["xnnpack"] = ["--ops", "executorch-portable", "--backend", "xnnpack"]
 
 
 def opset_tables(ptera_bin):
@@ -118,9 +126,9 @@ def opset_tables(ptera_bin):
         text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
     table = re.findall(r'PTERA_OPSET\("([^"]+)", (PORTABLE|OPTIMIZED)\)', text)
     ops = subprocess.run([ptera_bin, "ops"], capture_output=True, text=True, check=True).stdout
-    return {"executorch-portable": {n for n, lib in table if lib == "PORTABLE"},
-            "executorch-optimized": {n for n, _ in table},
-            "ptera": set(ops.split())}
+    portable = {n for n, lib in table if lib == "PORTABLE"}
+    return {"executorch-portable": portable, "executorch-optimized": {n for n, _ in table},
+            "ptera": set(ops.split()), "xnnpack": portable}
 
 
 def program_operators(ptera_bin, pte):
@@ -180,12 +188,12 @@ def check_opset(name, row, ptg, d, ptera_bin, verbose, table, runs, refs, checke
     tag = f"{name} {ops}"
     pte = os.path.join(d, f"{name}.{ops}.pte")
     t1 = time.time()
-    r = subprocess.run([ptera_bin, "compile", ptg, pte, "--ops", ops], capture_output=True,
+    r = subprocess.run([ptera_bin, "compile", ptg, pte] + COMPILE_ARGS[ops], capture_output=True,
                        text=True)
     row["t_compile"] = time.time() - t1
     report = (r.stdout + r.stderr).strip()
     for line in report.splitlines():
-        if verbose or "planned" in line or r.returncode:
+        if verbose or "planned" in line or "xnnpack" in line or r.returncode:
             print(f"  [{tag}] {line}")
     if r.returncode:
         row["note"] = f"ptera compile exit {r.returncode}"
@@ -342,11 +350,14 @@ def main():
         if nodes is not None and r.get("graph_nodes") is not None:
             nodes = f"{r['graph_nodes']}->{nodes}"
         folded = r.get("folded")
+        if r.get("delegated") is not None:
+            nodes = f"{r['delegated']}x/{r['cpu']}cpu"
         print(f"{r['model']:<20} {r['ops']:<20} {nodes if nodes is not None else '-':>11}"
               f" {folded if folded is not None else '-':>6}"
               f" {human(r.get('planned')):>13} {human(r.get('noreuse')):>11} {ratio:>6} {err:>11}"
               f" {r.get('t_export', 0):6.1f}s {r.get('t_run', 0):5.1f}s"
               f"  {'PASS' if r['ok'] else 'FAIL'}{'  ' + r['note'] if r['note'] else ''}")
+    print("(xnnpack rows: nodes = calls delegated to XNNPACK x / left on the CPU)")
     print("\noperators each program calls (aten:: and .out left off):")
     for r in rows:
         if "operators" in r:

@@ -102,7 +102,11 @@ typedef struct cli_session {
  * memory. Errors are printed; returns 0 or an exit status. Call
  * cli_session_close afterwards in every case. */
 int cli_session_open(cli_session *s, const char *model, const char *const *data, size_t ndata,
-                     const char *method, size_t threads);
+                     const char *method, size_t threads, uint32_t method_flags);
+/* ptera_method_options.flags for --no-fuse (no_fuse), or when the
+ * environment sets PTERA_NO_FUSE to anything but "" or "0" (for running a
+ * test suite both ways). */
+uint32_t cli_method_flags(bool no_fuse);
 /* Threads the method runs on, the caller included. */
 size_t cli_session_threads(const cli_session *s);
 /* Binds every input: from files (one per input, in order) or, when files is

@@ -140,6 +140,12 @@ static int bind_outputs(cli_session *s) {
   return 0;
 }
 
+uint32_t cli_method_flags(bool no_fuse) {
+  const char *env = getenv("PTERA_NO_FUSE");
+  if (env && env[0] && strcmp(env, "0") != 0) no_fuse = true;
+  return no_fuse ? PTERA_METHOD_NO_FUSION : 0;
+}
+
 bool cli_is_bundle(const char *path) {
   char head[8] = {0};
   FILE *f = fopen(path, "rb");
@@ -150,7 +156,7 @@ bool cli_is_bundle(const char *path) {
 }
 
 int cli_session_open(cli_session *s, const char *model, const char *const *data, size_t ndata,
-                     const char *method, size_t threads) {
+                     const char *method, size_t threads, uint32_t method_flags) {
   memset(s, 0, sizeof *s);
   ptera_status st;
   if (cli_is_bundle(model)) {
@@ -167,6 +173,7 @@ int cli_session_open(cli_session *s, const char *model, const char *const *data,
   }
   ptera_method_options mo;
   memset(&mo, 0, sizeof mo);
+  mo.flags = method_flags;
   if (threads != 1) {
     st = ptera_threadpool_create(threads, NULL, &s->pool);
     if (st != PTERA_OK) return cli_error(st, "cannot start a pool of %zu threads", threads);

@@ -26,6 +26,8 @@ static const char help[] =
     "  --random SEED       fill inputs without --input with seeded values in [-1, 1)\n"
     "  --threads N         threads for the method's kernels (default 0: all cores;\n"
     "                      1: no thread pool)\n"
+    "  --no-fuse           run every instruction as written (no load-time fusion;\n"
+    "                      also when the environment sets PTERA_NO_FUSE=1)\n"
     "  --warmup N          untimed executions first (default 3)\n"
     "  --runs N            timed executions (default 20; at least 1)\n"
     "  --seconds S         instead of --runs: time executions until S seconds have\n"
@@ -59,6 +61,7 @@ typedef struct bench_opts {
   bool random;
   uint64_t seed;
   size_t threads;
+  bool no_fuse;
   size_t warmup, runs;
   double seconds; /* > 0: time-bounded */
   bool profile, json;
@@ -90,6 +93,8 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
       o->inputs[o->ninputs++] = argv[++i];
     } else if (strcmp(a, "--method") == 0 && has_next) {
       o->method = argv[++i];
+    } else if (strcmp(a, "--no-fuse") == 0) {
+      o->no_fuse = true;
     } else if (strcmp(a, "--random") == 0 && has_next) {
       o->random = true;
       if (cli_parse_count("bench", a, argv[++i], UINT64_MAX, &o->seed)) return 2;
@@ -265,7 +270,8 @@ static int execute(cli_session *s) {
 }
 
 static int bench(cli_session *s, const bench_opts *o, profiler *prof) {
-  int rc = cli_session_open(s, o->model, o->data, o->ndata, o->method, o->threads);
+  int rc = cli_session_open(s, o->model, o->data, o->ndata, o->method, o->threads,
+                            cli_method_flags(o->no_fuse));
   if (rc) return rc;
   size_t n = ptera_method_input_count(s->method);
   if (o->ninputs && o->ninputs != n)

@@ -12,7 +12,8 @@ static const char help[] =
     "usage: ptera compile IN.ptg OUT.pte [options]\n"
     "\n"
     "Compiles a graph written by the Python front end (docs/PTG.md) into an\n"
-    "ExecuTorch program: linear layers for the target op set, constant\n"
+    "ExecuTorch program: batch norms folded into the convolution before them,\n"
+    "linear layers for the target op set, constant\n"
     "propagation, constant deduplication and dead-code elimination per method,\n"
     "a check that every operator left is in the target op set, then memory\n"
     "planning and emission.\n"
@@ -33,6 +34,16 @@ static const char help[] =
     "                                executorch-optimized: adds ExecuTorch's\n"
     "                                  optimized-library operators (linear)\n"
     "                                ptera: every kernel ptera registers\n"
+    "  --backend xnnpack           lower what XNNPACK can run to the XnnpackBackend\n"
+    "                              delegate: fp32 partitions, each an XNNGraph blob\n"
+    "                              called by a DelegateCall, its weights named data\n"
+    "                              keyed by SHA-256 (in the .ptd with\n"
+    "                              --external-weights); the rest stays on the CPU\n"
+    "                              under --ops\n"
+    "  --quantize 8da8w            with --backend xnnpack: every FullyConnected\n"
+    "                              (linear, mm, addmm) gets int8 per-channel\n"
+    "                              symmetric weights and an input quantized per\n"
+    "                              row at run time (qd8 x qc8w; compiler/to_xnnpack.h)\n"
     "  --external-weights OUT.ptd  write constants (weights) to OUT.ptd instead\n"
     "                              of the .pte; run with 'ptera run --data OUT.ptd'.\n"
     "                              With fqn keys, constants without a name (e.g.\n"
@@ -43,6 +54,9 @@ static const char help[] =
     "  --weight-keys fqn|hash      key of each external weight: its fully qualified\n"
     "                              name (default) or the SHA-256 hex of its bytes\n"
     "                              (needs --external-weights)\n"
+    "  --no-fold-bn                keep inference batch norms after convolutions\n"
+    "                              instead of folding them into the convolution's\n"
+    "                              weight and bias\n"
     "  --no-fuse                   leave linear layers as captured (mm/addmm of a\n"
     "                              run-time transpose): no fusion into linear, no\n"
     "                              stored transposed weights\n"
@@ -58,7 +72,8 @@ static const char help[] =
     "\n"
     "Prints per method: calls before -> after the passes (fused into linear,\n"
     "weights stored transposed, folded, merged constants / bytes, removed,\n"
-    "views elided), planned arena bytes against the bytes without memory reuse;\n"
+    "views elided, batch norms folded), planned arena bytes against the bytes without memory reuse;\n"
+    "with --backend, the partitions, calls delegated and calls left on the CPU;\n"
     "the op set; and the file sizes.\n"
     "\n"
     "Exit status: 0 on success; 1 with the error's name and message on stderr;\n"
@@ -66,7 +81,7 @@ static const char help[] =
 
 typedef struct compile_opts {
   const char *in, *out, *ptd;
-  const char *keys, *ops;
+  const char *keys, *ops, *backend, *quantize;
   bool quiet;
   pc_compile_options c;
 } compile_opts;
@@ -85,6 +100,12 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->keys = argv[++i];
     } else if (strcmp(a, "--ops") == 0 && has_next) {
       o->ops = argv[++i];
+    } else if (strcmp(a, "--backend") == 0 && has_next) {
+      o->backend = argv[++i];
+    } else if (strcmp(a, "--quantize") == 0 && has_next) {
+      o->quantize = argv[++i];
+    } else if (strcmp(a, "--no-fold-bn") == 0) {
+      o->c.no_fold_bn = true;
     } else if (strcmp(a, "--no-fuse") == 0) {
       o->c.no_fuse = true;
     } else if (strcmp(a, "--no-constprop") == 0) {
@@ -122,6 +143,14 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
     return cli_error(PTERA_INVALID_ARGUMENT,
                      "--ops must be 'executorch-portable', 'executorch-optimized' or 'ptera', "
                      "not '%s'", o->ops);
+  if (o->backend && strcmp(o->backend, "xnnpack") == 0) o->c.backend = PC_BACKEND_XNNPACK;
+  else if (o->backend)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--backend must be 'xnnpack', not '%s'", o->backend);
+  if (o->quantize && strcmp(o->quantize, "8da8w") == 0) o->c.quantize = PC_XNN_QUANT_8DA8W;
+  else if (o->quantize)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--quantize must be '8da8w', not '%s'", o->quantize);
+  if (o->quantize && o->c.backend != PC_BACKEND_XNNPACK)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--quantize needs --backend xnnpack");
   if (o->keys && !o->ptd)
     return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys needs --external-weights OUT.ptd");
   o->c.external_weights = o->ptd != NULL;
@@ -215,14 +244,18 @@ static void report(const compile_opts *o, const pc_compile_result *r) {
   for (uint32_t i = 0; i < r->nmethods; i++) {
     const pc_method_stats *s = &r->methods[i];
     printf("method %s: %u -> %u nodes (fused %u, transposed %u, folded %u, merged %u constants / "
-           "%llu B, removed %u, views %u); planned %llu B (no reuse %llu B, ",
+           "%llu B, removed %u, views %u, bn-folded %u); planned %llu B (no reuse %llu B, ",
            cli_escz(s->name), s->nodes_before, s->nodes_after, s->passes.fused_nodes,
            s->passes.transposed_constants, s->passes.folded_nodes,
            s->passes.merged_constants, (unsigned long long)s->passes.merged_bytes,
-           s->passes.removed_nodes, s->passes.elided_views, (unsigned long long)s->plan.peak_bytes,
+           s->passes.removed_nodes, s->passes.elided_views, s->passes.bn_folded, (unsigned long long)s->plan.peak_bytes,
            (unsigned long long)s->plan.no_reuse_bytes);
     if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
     else printf("1.00x)\n");
+    if (o->c.backend == PC_BACKEND_XNNPACK)
+      printf("method %s: xnnpack %u partitions, %u nodes delegated, %u on the CPU, %u quantized\n",
+             cli_escz(s->name), s->xnn.partitions, s->xnn.delegated_nodes, s->xnn.cpu_nodes,
+             s->xnn.quantized);
   }
   printf("op set %s\n", pc_opset_name(o->c.opset));
   printf("wrote %s (%zu B)\n", cli_escz(o->out), r->pte_size);

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "format/ptd.h"
 #include "format/pte.h"
+#include "format/xnngraph.h"
 #include "runtime/runtime.h"
 
 static const char help[] =
@@ -78,7 +79,32 @@ static void text_io(const pf_plan *plan, const char *kind, const int32_t *idx, u
   }
 }
 
-static void text_plan(const pf_plan *plan) {
+/* What an XnnpackBackend delegate's blob holds: its partition's size. */
+static void text_xnn(const pf_pte *p, const pf_delegate *d) {
+  pf_bytes blob;
+  pt_err e;
+  pt_arena arena;
+  pf_xnn_graph g;
+  if (!ptera_find_backend(d->id.ptr, d->id.len) || d->id.len != 14 ||
+      memcmp(d->id.ptr, "XnnpackBackend", 14) != 0 ||
+      pf_pte_delegate_blob(p, d, &blob, &e) != PTERA_OK)
+    return;
+  pt_arena_init(&arena, NULL);
+  if (pf_xnn_parse(blob.ptr, blob.len, &arena, &g, &e) == PTERA_OK) {
+    uint32_t in = 0, out = 0;
+    for (uint32_t i = 0; i < g.nvalues; i++) {
+      in += (g.values[i].flags & PF_XNN_VALUE_INPUT) != 0;
+      out += (g.values[i].flags & PF_XNN_VALUE_OUTPUT) != 0;
+    }
+    printf("      XNNGraph %s: %u nodes, %u values, %u inputs, %u outputs\n", g.ident, g.nnodes,
+           g.nvalues, in, out);
+  } else {
+    printf("      XNNGraph: does not parse (%s)\n", ptera_status_name(e.status));
+  }
+  pt_arena_release(&arena);
+}
+
+static void text_plan(const pf_pte *p, const pf_plan *plan) {
   uint32_t ninstr = 0;
   for (uint32_t c = 0; c < plan->nchains; c++) ninstr += plan->chains[c].ninstrs;
   printf("method %s: %u values, %u instructions\n", cli_esc(plan->name.ptr, plan->name.len),
@@ -91,12 +117,14 @@ static void text_plan(const pf_plan *plan) {
     printf("    operator %u: %s%s%s\n", k, cli_esc(plan->ops[k].name.ptr, plan->ops[k].name.len),
            plan->ops[k].overload.len ? "." : "",
            cli_esc(plan->ops[k].overload.ptr, plan->ops[k].overload.len));
-  for (uint32_t k = 0; k < plan->ndelegates; k++)
+  for (uint32_t k = 0; k < plan->ndelegates; k++) {
     printf("    delegate %u: %s (%s %u, %u compile specs)%s\n", k,
            cli_esc(plan->delegates[k].id.ptr, plan->delegates[k].id.len),
            plan->delegates[k].location ? "segment" : "inline", plan->delegates[k].index,
            plan->delegates[k].nspecs,
            ptera_find_backend(plan->delegates[k].id.ptr, plan->delegates[k].id.len) ? "" : " [not available]");
+    text_xnn(p, &plan->delegates[k]);
+  }
   unsigned counts[5] = {0};
   for (uint32_t i = 0; i < plan->nvalues; i++) {
     const pf_value *v = &plan->values[i];
@@ -243,7 +271,7 @@ static void print_program(const pf_pte *p, bool json) {
     else printf("no such segment\n");
   }
   printf("methods: %u\n", p->nplans);
-  for (uint32_t i = 0; i < p->nplans; i++) text_plan(&p->plans[i]);
+  for (uint32_t i = 0; i < p->nplans; i++) text_plan(p, &p->plans[i]);
 }
 
 /* The memory each method takes once loaded (ptera_method_get_memory). */

@@ -31,6 +31,8 @@ static const char help[] =
     "                      execution j's to DIR/run<j>_output_<k>.npy\n"
     "  --threads N         threads for the method's kernels (default 0: all cores;\n"
     "                      1: no thread pool)\n"
+    "  --no-fuse           run every instruction as written (no load-time fusion;\n"
+    "                      also when the environment sets PTERA_NO_FUSE=1)\n"
     "  --show N            values printed per output (default 8)\n"
     "  --top K             for each floating-point output of shape [N] or [1, N]\n"
     "                      (2 <= N <= 100000), print its K largest values with\n"
@@ -62,6 +64,7 @@ typedef struct run_opts {
   size_t show;
   size_t top;
   size_t threads;
+  bool no_fuse;
 } run_opts;
 
 static int parse_args(int argc, char **argv, run_opts *o) {
@@ -95,6 +98,8 @@ static int parse_args(int argc, char **argv, run_opts *o) {
     } else if (strcmp(a, "--random") == 0 && has_next) {
       o->random = true;
       if (cli_parse_count("run", a, argv[++i], UINT64_MAX, &o->seed)) return 2;
+    } else if (strcmp(a, "--no-fuse") == 0) {
+      o->no_fuse = true;
     } else if (strcmp(a, "--threads") == 0 && has_next) {
       uint64_t v;
       if (cli_parse_count("run", a, argv[++i], 1024, &v)) return 2;
@@ -241,7 +246,8 @@ static int check_input_counts(cli_session *s, const run_opts *o) {
 }
 
 static int run(cli_session *s, const run_opts *o) {
-  int rc = cli_session_open(s, o->model, o->data, o->ndata, o->method, o->threads);
+  int rc = cli_session_open(s, o->model, o->data, o->ndata, o->method, o->threads,
+                            cli_method_flags(o->no_fuse));
   if (rc == 0) rc = check_input_counts(s, o);
   if (rc) return rc;
   bool dir_made = false; /* --output-dir is created (or found) once, not per execution */

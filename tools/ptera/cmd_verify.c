@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const char help[] =
-    "usage: ptera verify FILE.bpte [--rtol R] [--atol A]\n"
+    "usage: ptera verify FILE.bpte [--rtol R] [--atol A] [--no-fuse]\n"
     "\n"
     "Runs every test case of every method a bundled program tests, compares\n"
     "the outputs with the expected ones, and prints PASS or FAIL per case.\n"
@@ -15,12 +15,18 @@ static const char help[] =
     "options:\n"
     "  --rtol R   relative tolerance (default 1e-5)\n"
     "  --atol A   absolute tolerance (default 1e-8)\n"
+    "  --no-fuse  run every instruction as written (no load-time fusion; also\n"
+    "             when the environment sets PTERA_NO_FUSE=1)\n"
     "  --help     this text\n";
 
-static bool run_case(ptera_bundled *b, size_t s, size_t c, double rtol, double atol) {
+static bool run_case(ptera_bundled *b, size_t s, size_t c, double rtol, double atol,
+                     uint32_t flags) {
   const char *name = ptera_bundled_suite_method(b, s);
   ptera_method *m;
-  ptera_status st = ptera_method_create(ptera_bundled_program(b), name, NULL, &m);
+  ptera_method_options mo;
+  memset(&mo, 0, sizeof mo);
+  mo.flags = flags;
+  ptera_status st = ptera_method_create(ptera_bundled_program(b), name, &mo, &m);
   const char *why = NULL;
   if (st != PTERA_OK) why = ptera_method_errmsg(m);
   if (!why && (st = ptera_bundled_set_inputs(b, m, s, c)) != PTERA_OK) why = ptera_bundled_errmsg(b);
@@ -36,6 +42,7 @@ static bool run_case(ptera_bundled *b, size_t s, size_t c, double rtol, double a
 int cli_verify(int argc, char **argv) {
   const char *path = NULL;
   double rtol = PTERA_BUNDLED_DEFAULT_RTOL, atol = PTERA_BUNDLED_DEFAULT_ATOL;
+  bool no_fuse = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(help, stdout);
@@ -46,6 +53,8 @@ int cli_verify(int argc, char **argv) {
     } else if (strcmp(argv[i], "--atol") == 0 && i + 1 < argc) {
       if (cli_parse_nonneg("verify", argv[i], argv[i + 1], &atol)) return 2;
       i++;
+    } else if (strcmp(argv[i], "--no-fuse") == 0) {
+      no_fuse = true;
     } else if (argv[i][0] == '-' || path) {
       cli_usage("verify", "unexpected argument '%s'", argv[i]);
       fprintf(stderr, "\n%s", help);
@@ -80,7 +89,7 @@ int cli_verify(int argc, char **argv) {
   size_t pass = 0, fail = 0;
   for (size_t s = 0; s < ptera_bundled_suite_count(b); s++)
     for (size_t c = 0; c < ptera_bundled_case_count(b, s); c++) {
-      if (run_case(b, s, c, rtol, atol)) pass++;
+      if (run_case(b, s, c, rtol, atol, cli_method_flags(no_fuse))) pass++;
       else fail++;
     }
   printf("%zu passed, %zu failed\n", pass, fail);

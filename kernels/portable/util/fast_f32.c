@@ -11,6 +11,8 @@ static bool fast_on = true;
 
 void pk_fast_f32_enable(bool on) { fast_on = on; }
 
+bool pk_fast_f32_on(void) { return fast_on; }
+
 /* One job over the rows of an iterator; row() gets each operand's pointer. */
 typedef struct row_job {
   pk_iter it;

@@ -15,6 +15,7 @@
 /* Tests: false makes every kernel run its portable loop (not thread-safe;
  * set it before running kernels, as pk_isa_force). On by default. */
 PT_FUNC void pk_fast_f32_enable(bool on);
+PT_FUNC bool pk_fast_f32_on(void);
 
 /* out = a (vop: PK_VB_ADD...) b with common dtype Float and out Float; a or b
  * may be a 0-d tensor of any real dtype (read as float, as the portable loop). */

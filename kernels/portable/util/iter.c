@@ -141,6 +141,23 @@ bool pk_is_rowmajor(const ptera_tensor *t) {
   return true;
 }
 
+bool pk_is_channels_last(const ptera_tensor *t) {
+  if (t->dim < 3) return false;
+  size_t order[PTERA_MAX_DIM], n = 0;
+  order[n++] = 0;
+  for (size_t d = 2; d < t->dim; d++) order[n++] = d;
+  order[n++] = 1;
+  int64_t expect = 1;
+  for (size_t k = n; k-- > 0;) {
+    size_t d = order[k];
+    if (t->sizes[d] == 1) continue;
+    if (t->sizes[d] == 0) return true;
+    if (t->strides[d] != expect) return false;
+    expect *= t->sizes[d];
+  }
+  return true;
+}
+
 bool pk_same_layout(const ptera_tensor *a, const ptera_tensor *b) {
   if (a->dim != b->dim) return false;
   for (size_t d = 0; d < a->dim; d++) {

@@ -77,6 +77,9 @@ PT_FUNC bool pk_can_broadcast_to(const ptera_tensor *t, const int32_t *sizes, si
 /* True when the elements lie in row-major logical order in memory (the dim
  * order, ignoring size-1 dims, is 0..n-1). */
 PT_FUNC bool pk_is_rowmajor(const ptera_tensor *t);
+/* True for rank >= 3 when the elements lie as N, spatial dims..., C in memory
+ * (the channels-last dim orders 0,2,3,1 and 0,2,3,4,1; size-1 dims ignored). */
+PT_FUNC bool pk_is_channels_last(const ptera_tensor *t);
 /* Same sizes and same strides (memory layouts agree element for element). */
 PT_FUNC bool pk_same_layout(const ptera_tensor *a, const ptera_tensor *b);
 

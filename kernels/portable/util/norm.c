@@ -113,15 +113,21 @@ ptera_status pk_norm_temp(ptera_kernel_ctx *ctx, const char *op, size_t n, doubl
   return PTERA_OK;
 }
 
-ptera_status pk_batch_norm(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *in,
-                           ptera_tensor *weight, ptera_tensor *bias, ptera_tensor *running_mean,
-                           ptera_tensor *running_var, bool training, double momentum, double eps,
-                           ptera_tensor *out, ptera_tensor *mean_out, ptera_tensor *invstd_out) {
-  PK_TRY(pk_norm_check_input(ctx, op, in));
+ptera_status pk_batch_norm_check(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                                 const ptera_tensor *weight, const ptera_tensor *bias,
+                                 const ptera_tensor *running_mean, const ptera_tensor *running_var,
+                                 bool training, ptera_tensor *out, ptera_tensor *mean_out,
+                                 ptera_tensor *invstd_out) {
+  PK_TRY(pk_check_float(ctx, op, "input", in));
   if (in->dim < 2)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: 'input' must have at least 2 dims (N, C, ...), got %u", op,
                              (unsigned)in->dim);
+  bool cl = !pk_is_rowmajor(in);
+  if (cl && !pk_is_channels_last(in))
+    return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                             "%s: 'input' must have the contiguous or the channels-last dim order",
+                             op);
   size_t C = (size_t)in->sizes[1];
   PK_TRY(pk_norm_check_param(ctx, op, "weight", weight, in, C));
   PK_TRY(pk_norm_check_param(ctx, op, "bias", bias, in, C));
@@ -132,11 +138,35 @@ ptera_status pk_batch_norm(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *
                              "%s: 'running_mean' and 'running_var' are needed when not training",
                              op);
   int32_t csize[1] = {training ? (int32_t)C : 0};
-  PK_TRY(pk_norm_prepare_out(ctx, op, "out", out, in, in->dim, in->sizes));
+  if (cl) {
+    PK_TRY(pk_check_dtype(ctx, op, "out", out, in->dtype));
+    PK_TRY(pk_resize(ctx, op, "out", out, in->dim, in->sizes));
+    if (!pk_same_layout(in, out))
+      return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
+                               "%s: 'out' must have the dim order of the channels-last 'input'",
+                               op);
+  } else {
+    PK_TRY(pk_norm_prepare_out(ctx, op, "out", out, in, in->dim, in->sizes));
+  }
   PK_TRY(pk_norm_prepare_out(ctx, op, "save_mean", mean_out, in, 1, csize));
   PK_TRY(pk_norm_prepare_out(ctx, op, "save_invstd", invstd_out, in, 1, csize));
+  return PTERA_OK;
+}
+
+ptera_status pk_batch_norm(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *in,
+                           ptera_tensor *weight, ptera_tensor *bias, ptera_tensor *running_mean,
+                           ptera_tensor *running_var, bool training, double momentum, double eps,
+                           ptera_tensor *out, ptera_tensor *mean_out, ptera_tensor *invstd_out) {
+  PK_TRY(pk_batch_norm_check(ctx, op, in, weight, bias, running_mean, running_var, training, out,
+                             mean_out, invstd_out));
+  size_t C = (size_t)in->sizes[1];
+  /* row-major: [N, C, inner]; channels-last: [N * spatial, C, 1] in memory */
   pk_norm_shape s = {(size_t)in->sizes[0], C, 1, 0, 1, C};
   for (size_t d = 2; d < in->dim; d++) s.inner *= (size_t)in->sizes[d];
+  if (!pk_is_rowmajor(in)) {
+    s.outer *= s.inner;
+    s.inner = 1;
+  }
   double *mean = NULL, *var = NULL;
   PK_TRY(pk_norm_temp(ctx, op, C, &mean, &var));
   if (training) {

@@ -43,7 +43,17 @@ PT_FUNC ptera_status pk_norm_temp(ptera_kernel_ctx *ctx, const char *op, size_t 
 
 
 
-/* Batch normalization over channel dim 1 of in (rank >= 2). Without training,
+/* The argument checks of pk_batch_norm, out resized to in's shape and layout
+ * and mean_out/invstd_out to [C] (training) or [0]. */
+PT_FUNC ptera_status pk_batch_norm_check(ptera_kernel_ctx *ctx, const char *op,
+                                         const ptera_tensor *in, const ptera_tensor *weight,
+                                         const ptera_tensor *bias,
+                                         const ptera_tensor *running_mean,
+                                         const ptera_tensor *running_var, bool training,
+                                         ptera_tensor *out, ptera_tensor *mean_out,
+                                         ptera_tensor *invstd_out);
+/* Batch normalization over channel dim 1 of in (rank >= 2; contiguous, or
+ * channels-last with out in the same layout). Without training,
  * running_mean/running_var are the statistics and mean_out/invstd_out are
  * resized to [0]; with training, batch statistics are used, written to
  * mean_out/invstd_out ([C]) and, when running_mean/running_var are given,

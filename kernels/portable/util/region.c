@@ -2,6 +2,33 @@
 
 #include "portable/util/region.h"
 
+#define PK_TILE 16 /* elements per side of a transposing tile */
+
+/* dst(a, b) = d[a * dsa + b] from src(a, b) = s[a + b * ssb], a < na, b < nb
+ * (element strides): a transpose, walked in square tiles so both sides stay
+ * in cache. */
+static void copy_tiles(char *d, int64_t dsa, const char *s, int64_t ssb, int64_t na, int64_t nb,
+                       size_t es) {
+#define PK_TILES(SZ)                                                                      \
+  for (int64_t a0 = 0; a0 < na; a0 += PK_TILE)                                            \
+    for (int64_t b0 = 0; b0 < nb; b0 += PK_TILE) {                                        \
+      int64_t a1 = a0 + PK_TILE < na ? a0 + PK_TILE : na;                                 \
+      int64_t b1 = b0 + PK_TILE < nb ? b0 + PK_TILE : nb;                                 \
+      for (int64_t b = b0; b < b1; b++)                                                   \
+        for (int64_t a = a0; a < a1; a++)                                                 \
+          memcpy(d + (a * dsa + b) * (SZ), s + (a + b * ssb) * (SZ), (SZ));               \
+    }                                                                                     \
+  return;
+  switch (es) {
+    case 1: PK_TILES(1)
+    case 2: PK_TILES(2)
+    case 4: PK_TILES(4)
+    case 8: PK_TILES(8)
+    default: PK_TILES(es)
+  }
+#undef PK_TILES
+}
+
 void pk_copy_region(void *dst, int ddt, const int64_t *dstr, int64_t doff, const void *src,
                     int sdt, const int64_t *sstr, int64_t soff, size_t ndim,
                     const int64_t *sizes) {
@@ -36,8 +63,27 @@ void pk_copy_region(void *dst, int ddt, const int64_t *dstr, int64_t doff, const
     rd = ds[n];
     rs = ss[n];
   }
+  /* a dst-contiguous run read with a stride, and an outer dim that is
+   * contiguous in src (a transpose): copied in tiles over the two dims */
+  int64_t tn = 0, tds = 0;
+  if (same && rd == 1 && rs != 1 && rs != 0 && run >= 4) {
+    for (size_t j = n; j-- > 0;) {
+      if (ss[j] != 1 || sz[j] < 4) continue;
+      tn = sz[j];
+      tds = ds[j];
+      for (size_t k = j; k + 1 < n; k++) {
+        sz[k] = sz[k + 1];
+        ds[k] = ds[k + 1];
+        ss[k] = ss[k + 1];
+      }
+      n--;
+      break;
+    }
+  }
   for (;;) {
-    if (same)
+    if (tn)
+      copy_tiles(dp + o_d * (int64_t)de, tds, sp + o_s * (int64_t)se, rs, tn, run, de);
+    else if (same)
       pk_copy_run(dp + o_d * (int64_t)de, rd, sp + o_s * (int64_t)se, rs, run, de);
     else
       pk_convert_elem(dp + o_d * (int64_t)de, ddt, sp + o_s * (int64_t)se, sdt);

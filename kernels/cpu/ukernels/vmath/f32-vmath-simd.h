@@ -311,6 +311,32 @@ static void vm_norm_apply(size_t n, const float *x, float mean, float rstd, cons
   }
 }
 
+/* Batch norm of one channel: y = ((x - m) * r) * w + b with scalar parameters. */
+static void vm_chan_affine(size_t n, const float *x, float m, float r, float w, float b,
+                           float *y) {
+  VF vm = DUP(m), vr = DUP(r), vw = DUP(w), vb = DUP(b);
+  size_t i = 0;
+  for (; i + W <= n; i += W) ST(y + i, ADD(MUL(MUL(SUB(LD(x + i), vm), vr), vw), vb));
+  for (; i < n; i++) {
+    float t = (x[i] - m) * r;
+    t = t * w;
+    y[i] = t + b;
+  }
+}
+
+/* Batch norm of one channels-last pixel: the same with per-element parameters. */
+static void vm_chan_affine_v(size_t n, const float *x, const float *m, const float *r,
+                             const float *w, const float *b, float *y) {
+  size_t i = 0;
+  for (; i + W <= n; i += W)
+    ST(y + i, ADD(MUL(MUL(SUB(LD(x + i), LD(m + i)), LD(r + i)), LD(w + i)), LD(b + i)));
+  for (; i < n; i++) {
+    float t = (x[i] - m[i]) * r[i];
+    t = t * w[i];
+    y[i] = t + b[i];
+  }
+}
+
 #define VM_TABLE(tname)                                                            \
   const pk_vmath_f32_table tname = {                                               \
       {vm_exp_run, vm_tanh_run, vm_sigmoid_run, vm_gelu_erf_run, vm_gelu_tanh_run, \
@@ -320,4 +346,5 @@ static void vm_norm_apply(size_t n, const float *x, float mean, float rstd, cons
        {vm_sub_rr, vm_sub_rs, vm_sub_sr},                                          \
        {vm_mul_rr, vm_mul_rs, vm_mul_sr},                                          \
        {vm_div_rr, vm_div_rs, vm_div_sr}},                                         \
-      vm_sum,      vm_max,      vm_softmax,     vm_log_softmax,  vm_norm_apply};
+      vm_sum,      vm_max,      vm_softmax,     vm_log_softmax,  vm_norm_apply,  \
+      vm_chan_affine, vm_chan_affine_v};

@@ -1,0 +1,106 @@
+/* Lowering to the XNNPACK delegate (prefix pc_xnn_): which calls XNNPACK can
+ * run (xnn_support.c), one XNNGraph blob per partition (xnn_build.c), and the
+ * method rewritten around DelegateCalls (to_xnnpack.c).
+ *
+ * Supported (float32, contiguous, static shapes unless noted; rank <= 6):
+ *   convolution (2-D, not transposed; constant weight, constant or no bias)
+ *     -> Conv2d, or DepthwiseConv2d when groups = input channels > 1
+ *   linear (constant [oc, ic] weight) -> FullyConnected;
+ *   mm / addmm (constant [ic, oc] weight, addmm: constant [oc] bias, beta =
+ *     alpha = 1) -> FullyConnected with TRANSPOSE_WEIGHTS      (bounded shapes too)
+ *   add / sub (alpha 1), mul, div (no rounding mode) -> binary, broadcasting;
+ *     their .Scalar_out forms -> binary with a [1] constant   (bounded shapes too)
+ *   pow(x, 2) -> Square; clone -> Copy                         (bounded shapes too)
+ *   slice_copy (step 1) -> StaticSlice; split_copy -> one StaticSlice per piece
+ *   relu, hardtanh, clamp (scalar bounds) -> Clamp, or fused into the
+ *     output_min_max of the convolution / fully connected / binary node
+ *     before it when that node's result has no other reader  (bounded shapes too)
+ *   sigmoid, tanh, exp, log, neg, abs, sqrt, rsqrt, floor, ceil, gelu
+ *     (approximate "none") -> the unary node                   (bounded shapes too)
+ *   max_pool2d_with_indices (indices unread, floor mode) -> MaxPooling2d
+ *   avg_pool2d (floor mode; padding 0 or count_include_pad false; no divisor
+ *     override) -> AvgPooling2d
+ *   mean over the last two dims of a 4-D tensor (keepdim), and
+ *     _adaptive_avg_pool2d to 1x1 -> GlobalAvgPooling2d
+ *   view_copy / squeeze_copy / unsqueeze_copy -> StaticReshape
+ *   permute_copy, transpose_copy, t_copy -> StaticTranspose
+ *   _softmax over the last dim -> Softmax                       (bounded shapes too)
+ *   bmm (rank 3) -> BatchMatrixMultiply
+ *   cat of 2..5 tensors -> Concatenate2..5
+ * Convolution-type nodes work in NHWC: a value gets an NHWC copy (a
+ * StaticTranspose [0,2,3,1]) where such a node first needs it, and an NCHW one
+ * ([0,3,1,2]) where a layout-sensitive node or the partition's output needs
+ * it, so transposes appear only where the layout changes, at most once per
+ * value and layout; element-wise nodes run in the layout their operand has.
+ * Delegate inputs and outputs are NCHW (contiguous), like the CPU's tensors.
+ *
+ * Weights are named data keyed by the lowercase SHA-256 hex of their (laid
+ * out) bytes, XNNPACK.md §4.3; the blob refers to them by key. */
+#ifndef PTERA_COMPILER_TO_XNNPACK_H
+#define PTERA_COMPILER_TO_XNNPACK_H
+
+#include "emit_xnn.h"
+#include "graph.h"
+#include "passes/mutation.h"
+#include "passes/partition.h"
+
+#define PC_XNN_BACKEND_ID "XnnpackBackend"
+
+/* Quantization of the lowered FullyConnected nodes. 8da8w: each weight
+ * W [oc, ic] becomes int8 per output channel, symmetric,
+ *   scale[o] = max(max_k |W[o][k]| / 127, FLT_EPSILON)        (fp32)
+ *   q[o][k]  = clamp(rint(W[o][k] / scale[o]), -127, 127)     (fp32 division,
+ *                                                              ties to even)
+ * (qcint8, channel_dim 0, scales in the blob), and its input is quantized
+ * per row at run time (a Convert to qdint8, PerTokenDynamicQuant with one
+ * non-batch dim); bias and output stay fp32. */
+typedef enum pc_xnn_quant { PC_XNN_QUANT_NONE = 0, PC_XNN_QUANT_8DA8W = 1 } pc_xnn_quant;
+
+/* What the support check and the builder share about a method. */
+typedef struct pc_xnn_ctx {
+  pc_graph *g;
+  pc_xnn_quant quantize;
+  pc_mutation m;
+  uint32_t *reads;  /* per value: how many times live calls read it */
+  /* Per value, filled by pc_xnn_build: the layout (0 NCHW, 1 NHWC) a
+   * partition wrote it in (-1: none), and whether a partition reading it
+   * from outside wanted it in NHWC. */
+  int8_t *native;
+  uint8_t *wants_nhwc;
+  /* Per value, set by the caller before building (or all 0): the value
+   * crosses between partitions in NHWC. */
+  uint8_t *handoff;
+  /* pc_xnn_build's per-value maps, kept between partitions (each build
+   * resets the entries it touched, so a method costs time linear in its
+   * size however many partitions it has). */
+  void *maps;
+  uint32_t quantized; /* FullyConnected nodes the builds quantized */
+} pc_xnn_ctx;
+
+PT_FUNC ptera_status pc_xnn_ctx_init(pc_xnn_ctx *c, pc_graph *g);
+PT_FUNC void pc_xnn_ctx_free(pc_xnn_ctx *c);
+
+/* The support check (pc_support_fn; ctx is a pc_xnn_ctx). */
+PT_FUNC bool pc_xnn_supported(void *ctx, const pc_graph *g, uint32_t node);
+
+/* Builds partition p's blob (in g's arena) and adds the weights it names to
+ * g->named. args receives the DelegateCall's arguments (graph value ids:
+ * the inputs the blob reads, then p's outputs; at most p->ninputs +
+ * p->noutputs) and *nin how many are inputs. */
+PT_FUNC ptera_status pc_xnn_build(pc_xnn_ctx *c, const pc_part *p, const uint8_t **blob,
+                                  size_t *blob_size, int32_t *args, uint32_t *nin);
+
+typedef struct pc_xnn_stats {
+  uint32_t partitions;
+  uint32_t delegated_nodes; /* calls now inside a delegate */
+  uint32_t cpu_nodes;       /* calls left on the CPU */
+  uint32_t nhwc_handoffs;   /* values passed between partitions in NHWC */
+  uint32_t quantized;       /* FullyConnected nodes quantized */
+} pc_xnn_stats;
+
+/* Partitions g for XNNPACK and replaces each partition by a DelegateCall
+ * (graph.h: a delegate CALL); the other calls stay, in the partitioner's
+ * schedule. Nodes are renumbered: run it after the passes. */
+PT_FUNC ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, pc_xnn_stats *stats);
+
+#endif

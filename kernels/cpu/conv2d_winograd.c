@@ -1,0 +1,182 @@
+/* Winograd F(2x2, 3x3) convolution driver (conv2d_winograd.h).
+ *
+ * Filters: 16 packed A matrices U_a [C_out, C_in], 64-byte aligned,
+ * ustride bytes apart. Per image and block of nbt tiles (a task's slot):
+ * 16 packed B matrices V_a [C_in, tiles] vstride bytes apart, the 16
+ * products M_a [C_out, nbt] (row stride nbt), and one channel's input
+ * transform [16, nbt] (lanes contiguous, then copied into the panels). */
+#include "cpu/conv2d_winograd.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cpu/conv2d_slots.h"
+#include "cpu/gemm.h"
+#include "cpu/isa.h"
+#include "cpu/ukernels/winograd/winograd.h"
+
+#define WINO_ALPHA 16
+#define WINO_SLOT_BYTES ((size_t)1 << 20) /* per-task V and M budget */
+#define WINO_COL_STEP 32u                 /* tile blocks: whole B panels */
+#define WINO_NR_MAX 32u                   /* widest B panel of any ISA */
+#define WINO_MIN_CHANNELS 16
+#define WINO_MIN_PIXELS 100 /* below this the tile blocks are too thin for the GEMM */
+
+static bool mul_ok(size_t a, size_t b, size_t *r) { return !__builtin_mul_overflow(a, b, r); }
+static size_t align64(size_t x) { return (x + 63) & ~(size_t)63; }
+
+bool pk_conv2d_wino_applies(const pk_conv2d_geom *g) {
+  return g->layout == PK_CONV_NCHW && !g->transposed && g->groups == 1 && g->kh == 3 && g->kw == 3 &&
+         g->stride[0] == 1 && g->stride[1] == 1 && g->dil[0] == 1 && g->dil[1] == 1 &&
+         g->c_in >= WINO_MIN_CHANNELS && g->c_out >= WINO_MIN_CHANNELS && g->oh * g->ow >= WINO_MIN_PIXELS;
+}
+
+static size_t ustride(const pk_conv2d_geom *g, pk_isa isa) {
+  return align64(pk_gemm_f32_pack_a_size_isa((size_t)g->c_out, (size_t)g->c_in, isa));
+}
+
+size_t pk_conv2d_wino_pack_size(const pk_conv2d_geom *g) {
+  size_t total;
+  return mul_ok(ustride(g, pk_isa_selected()), WINO_ALPHA, &total) ? total : SIZE_MAX;
+}
+
+void pk_conv2d_wino_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
+  pk_isa isa = pk_isa_selected();
+  size_t M = (size_t)g->c_out, K = (size_t)g->c_in, MR = pk_gemm_f32_a_panel(isa), us = ustride(g, isa);
+  float *u0 = NULL;
+  for (size_t a = 0; a < WINO_ALPHA; a++) {
+    float *u = pk_gemm_f32_pack_a_start((char *)packed + a * us, M, K, isa);
+    if (!a) u0 = u;
+    memset(u, 0, (M + MR - 1) / MR * MR * K * sizeof *u); /* lanes past M */
+  }
+  for (size_t co = 0; co < M; co++)
+    for (size_t ci = 0; ci < K; ci++)
+      pk_f32_wino23_filter_scalar(w + (co * K + ci) * 9, u0 + ((co / MR) * K + ci) * MR + co % MR,
+                                  us / sizeof(float));
+}
+
+typedef struct wino_plan {
+  size_t tiles, nbt, nblocks, vstride, slot;
+} wino_plan;
+
+static bool wino_plan_make(const pk_conv2d_geom *g, size_t nthreads, wino_plan *pl) {
+  size_t th = ((size_t)g->oh + 1) / 2, tw = ((size_t)g->ow + 1) / 2, tiles = th * tw, col;
+  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out;
+  if (!mul_ok(cin + cout, WINO_ALPHA * sizeof(float), &col)) return false;
+  size_t nbt = WINO_SLOT_BYTES / col / WINO_COL_STEP * WINO_COL_STEP;
+  if (nbt < WINO_COL_STEP) nbt = WINO_COL_STEP;
+  size_t nblocks = (tiles + nbt - 1) / nbt, n = (size_t)g->n;
+  if (nthreads > 1 && n * nblocks < 4 * nthreads) /* few blocks: a multiple of the threads */
+    nblocks = ((n * nblocks + nthreads - 1) / nthreads * nthreads + n - 1) / n;
+  nbt = (tiles + nblocks - 1) / nblocks;
+  nbt = (nbt + WINO_COL_STEP - 1) / WINO_COL_STEP * WINO_COL_STEP;
+  nblocks = (tiles + nbt - 1) / nbt;
+  size_t vs, vbytes, mbytes, slot;
+  if (!mul_ok(nbt + WINO_NR_MAX - 1, cin * sizeof(float), &vs) || vs > SIZE_MAX - 128) return false;
+  vs = align64(vs + 64);
+  if (!mul_ok(vs, WINO_ALPHA, &vbytes) || !mul_ok(nbt * WINO_ALPHA, (cout + 1) * sizeof(float), &mbytes) ||
+      __builtin_add_overflow(vbytes, mbytes, &slot) || slot > SIZE_MAX - 64)
+    return false;
+  *pl = (wino_plan){tiles, nbt, nblocks, vs, align64(slot)};
+  return true;
+}
+
+size_t pk_conv2d_wino_workspace(const pk_conv2d_geom *g, size_t nthreads) {
+  wino_plan pl;
+  size_t total;
+  if (!wino_plan_make(g, nthreads ? nthreads : 1, &pl) || !mul_ok(pl.slot, slot_count(nthreads), &total))
+    return SIZE_MAX;
+  return total;
+}
+
+typedef struct wino_fns {
+  pk_f32_wino23_input_fn input;
+  pk_f32_wino23_output_fn output;
+} wino_fns;
+
+static wino_fns wino_pick(pk_isa isa) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case PK_ISA_AVX512: return (wino_fns){pk_f32_wino23_input_avx512, pk_f32_wino23_output_avx512};
+    case PK_ISA_AVX2: return (wino_fns){pk_f32_wino23_input_avx2, pk_f32_wino23_output_avx2};
+#elif defined(__aarch64__)
+    case PK_ISA_NEON: return (wino_fns){pk_f32_wino23_input_neon, pk_f32_wino23_output_neon};
+#endif
+    default: return (wino_fns){pk_f32_wino23_input_scalar, pk_f32_wino23_output_scalar};
+  }
+}
+
+typedef struct wino_job {
+  const pk_conv2d_geom *g;
+  const float *in, *bias;
+  const char *packed;
+  float *out;
+  float min, max;
+  pk_isa isa;
+  wino_fns fn;
+  size_t nr, ustride;
+  pk_wino23_plane plane;
+  wino_plan pl;
+  char *ws;
+  slot_set slots;
+} wino_job;
+
+static void wino_item(const wino_job *jb, size_t item, char *slot) {
+  const pk_conv2d_geom *g = jb->g;
+  const wino_plan *pl = &jb->pl;
+  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, NR = jb->nr;
+  size_t blk = item % pl->nblocks, n = item / pl->nblocks, t0 = blk * pl->nbt;
+  size_t nt = pl->tiles - t0 < pl->nbt ? pl->tiles - t0 : pl->nbt;
+  size_t HW = (size_t)(g->h * g->w), OHW = (size_t)(g->oh * g->ow), vs = pl->vstride / sizeof(float);
+  float *v0 = NULL, *m = (float *)(slot + WINO_ALPHA * pl->vstride);
+  for (size_t a = 0; a < WINO_ALPHA; a++) {
+    float *v = pk_gemm_f32_pack_b_start(slot + a * pl->vstride, cin, nt, jb->isa);
+    if (!a) v0 = v;
+  }
+  const float *in = jb->in + n * cin * HW;
+  float *tmp = m + WINO_ALPHA * cout * pl->nbt; /* one channel's transform, lanes contiguous */
+  for (size_t c = 0; c < cin; c++) {
+    jb->fn.input(&jb->plane, in + c * HW, t0, nt, tmp, pl->nbt);
+    for (size_t p = 0; p * NR < nt; p++) { /* into the panels */
+      size_t w = nt - p * NR < NR ? nt - p * NR : NR;
+      float *v = v0 + (p * cin + c) * NR;
+      for (size_t a = 0; a < WINO_ALPHA; a++) {
+        memcpy(v + a * vs, tmp + a * pl->nbt + p * NR, w * sizeof *v);
+        if (w < NR) memset(v + a * vs + w, 0, (NR - w) * sizeof *v);
+      }
+    }
+  }
+  for (size_t a = 0; a < WINO_ALPHA; a++) {
+    pk_gemm_f32_args ga = {cout, nt, cin, {NULL, cin, 1, jb->packed + a * jb->ustride},
+                           {NULL, 0, 0, slot + a * pl->vstride}, NULL, NULL, m + a * cout * pl->nbt, pl->nbt,
+                           -INFINITY, INFINITY};
+    pk_gemm_f32_run_share(&ga, NULL, 1, 0);
+  }
+  float *out = jb->out + n * cout * OHW;
+  for (size_t co = 0; co < cout; co++)
+    jb->fn.output(&jb->plane, m + co * pl->nbt, cout * pl->nbt, t0, nt,
+                                jb->bias ? jb->bias[co] : 0.0f, jb->min, jb->max, out + co * OHW);
+}
+
+static void wino_task(void *arg, size_t begin, size_t end) {
+  wino_job *jb = arg;
+  size_t slot = slot_claim(&jb->slots);
+  for (size_t item = begin; item < end; item++) wino_item(jb, item, jb->ws + slot * jb->pl.slot);
+  slot_release(&jb->slots, slot);
+}
+
+void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
+                        float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx) {
+  size_t nthreads = ptera_kernel_thread_count(ctx);
+  wino_job jb = {.g = g, .in = in, .bias = bias, .packed = packed, .out = out, .min = min, .max = max, .ws = ws};
+  jb.isa = pk_gemm_f32_packed_isa(packed);
+  jb.nr = pk_gemm_f32_b_panel(jb.isa);
+  jb.fn = wino_pick(jb.isa);
+  jb.ustride = ustride(g, jb.isa);
+  jb.plane = (pk_wino23_plane){(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow,
+                               (size_t)g->pad[0], (size_t)g->pad[1], ((size_t)g->ow + 1) / 2};
+  if (!wino_plan_make(g, nthreads, &jb.pl)) return;
+  slots_init(&jb.slots);
+  size_t items = (size_t)g->n * jb.pl.nblocks;
+  ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), wino_task, &jb);
+}

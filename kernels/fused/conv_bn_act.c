@@ -1,0 +1,175 @@
+/* Fused convolution -> [batch norm] -> [clamp] (fused.h): the batch norm's
+ * constant statistics fold into the filters and bias at prepare, the
+ * filters are packed once (pk_conv2d_f32_pack), and the activation is the
+ * convolution's clamp epilogue. f32, NCHW contiguous, static shapes, not
+ * transposed; anything else declines and runs as written. */
+#include <math.h>
+#include <string.h>
+
+#include "cpu/conv2d.h"
+#include "fused/fused.h"
+#include "portable/util/pk.h"
+#include "portable/util/pool_util.h"
+
+typedef struct fc_state {
+  pk_conv2d_geom g;
+  const float *w;      /* folded filters, or the program's */
+  const void *packed;  /* w packed, or NULL when the path reads w */
+  const float *bias;   /* folded bias, the program's, or NULL */
+  float min, max;
+  size_t ws;           /* workspace bytes */
+} fc_state;
+
+static const ptera_tensor *tensor(ptera_value **args, size_t i) {
+  return args[i]->tag == PTERA_TAG_TENSOR ? args[i]->u.tensor : NULL;
+}
+
+static bool f32_dense(const ptera_tensor *t) {
+  return t && t->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(t) &&
+         t->dynamism == PTERA_SHAPE_STATIC;
+}
+
+/* A constant f32 vector of n values, or None (*t = NULL) when optional. */
+static bool const_vec(ptera_value **args, size_t i, int64_t n, bool optional, const float **out) {
+  *out = NULL;
+  if (args[i]->tag == PTERA_TAG_NONE) return optional;
+  const ptera_tensor *t = tensor(args, i);
+  if (!f32_dense(t) || !(t->flags & PTERA_TENSOR_CONST) || !t->data || t->dim != 1 ||
+      (int64_t)t->numel != n)
+    return false;
+  *out = t->data;
+  return true;
+}
+
+static bool shaped(const ptera_tensor *t, const pk_conv2d_geom *g) {
+  return f32_dense(t) && t->dim == 4 && t->sizes[0] == g->n && t->sizes[1] == g->c_out &&
+         t->sizes[2] == g->oh && t->sizes[3] == g->ow;
+}
+
+/* The geometry from convolution's arguments; false when the fast path does
+ * not take it. */
+static bool geometry(ptera_value **args, pk_conv2d_geom *g) {
+  static const char op[] = "aten::convolution.out";
+  const ptera_tensor *in = tensor(args, PK_FC_IN), *w = tensor(args, PK_FC_W);
+  if (!f32_dense(in) || !f32_dense(w) || in->dim != 4 || w->dim != 4 || !w->data ||
+      !(w->flags & PTERA_TENSOR_CONST) || args[PK_FC_TRANSPOSED]->tag != PTERA_TAG_BOOL ||
+      args[PK_FC_TRANSPOSED]->u.b || args[PK_FC_GROUPS]->tag != PTERA_TAG_INT)
+    return false;
+  int64_t st[2], pd[2], dl[2];
+  if (pk_get_spatial(NULL, op, args, PK_FC_STRIDE, "stride", 2, 1, false, NULL, st) != PTERA_OK ||
+      pk_get_spatial(NULL, op, args, PK_FC_PAD, "padding", 2, 0, false, NULL, pd) != PTERA_OK ||
+      pk_get_spatial(NULL, op, args, PK_FC_DIL, "dilation", 2, 1, false, NULL, dl) != PTERA_OK)
+    return false;
+  memset(g, 0, sizeof *g);
+  g->n = in->sizes[0];
+  g->c_in = in->sizes[1];
+  g->h = in->sizes[2];
+  g->w = in->sizes[3];
+  g->c_out = w->sizes[0];
+  g->groups = args[PK_FC_GROUPS]->u.i;
+  g->kh = w->sizes[2];
+  g->kw = w->sizes[3];
+  for (int i = 0; i < 2; i++) {
+    g->stride[i] = st[i];
+    g->pad[i] = pd[i];
+    g->dil[i] = dl[i];
+  }
+  g->layout = PK_CONV_NCHW;
+  char why[160];
+  if (g->groups < 1 || g->c_in % g->groups || g->c_out % g->groups ||
+      (int64_t)w->sizes[1] * g->groups != g->c_in || pk_conv2d_geom_init(g, why, sizeof why) != PTERA_OK)
+    return false;
+  return pk_conv2d_f32_supported(g);
+}
+
+/* Folds y = (x + b - mean) * w / sqrt(var + eps) + beta into the filters
+ * and bias (double arithmetic, as the portable batch norm). */
+static ptera_status fold(ptera_kernel_prepare_ctx *ctx, ptera_value **args, fc_state *s,
+                         const float *b) {
+  const pk_conv2d_geom *g = &s->g;
+  const float *bw, *bb, *mean, *var;
+  const ptera_tensor *w = tensor(args, PK_FC_W);
+  if (!const_vec(args, PK_FC_BN_W, g->c_out, true, &bw) ||
+      !const_vec(args, PK_FC_BN_B, g->c_out, true, &bb) ||
+      !const_vec(args, PK_FC_BN_MEAN, g->c_out, false, &mean) ||
+      !const_vec(args, PK_FC_BN_VAR, g->c_out, false, &var) ||
+      args[PK_FC_BN_EPS]->tag != PTERA_TAG_DOUBLE)
+    return PTERA_OK;
+  double eps = args[PK_FC_BN_EPS]->u.d;
+  size_t per = w->numel / (size_t)g->c_out;
+  float *wf = ptera_kernel_prepare_alloc(ctx, w->numel * sizeof(float), 64);
+  float *bf = ptera_kernel_prepare_alloc(ctx, (size_t)g->c_out * sizeof(float), 64);
+  if (!wf || !bf)
+    return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
+                                     "%s: out of memory for the folded filters", ptera_kernel_prepare_op_name(ctx));
+  const float *w0 = w->data;
+  for (int64_t oc = 0; oc < g->c_out; oc++) {
+    double scale = 1.0 / sqrt((double)var[oc] + eps) * (bw ? (double)bw[oc] : 1.0);
+    for (size_t i = 0; i < per; i++)
+      wf[(size_t)oc * per + i] = (float)((double)w0[(size_t)oc * per + i] * scale);
+    bf[oc] = (float)(((b ? (double)b[oc] : 0.0) - (double)mean[oc]) * scale + (bb ? (double)bb[oc] : 0.0));
+  }
+  s->w = wf;
+  s->bias = bf;
+  return PTERA_OK;
+}
+
+ptera_status pk_fused_conv_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
+  if (nargs != PK_FC_NARGS) return PTERA_OK;
+  fc_state s;
+  memset(&s, 0, sizeof s);
+  const float *b;
+  const ptera_tensor *co = tensor(args, PK_FC_CONV_OUT), *out = tensor(args, PK_FC_OUT);
+  if (!geometry(args, &s.g) || !const_vec(args, PK_FC_B, s.g.c_out, true, &b) || !shaped(co, &s.g) ||
+      !shaped(out, &s.g) || !(co->flags & PTERA_TENSOR_PLANNED) || !co->data ||
+      args[PK_FC_MIN]->tag != PTERA_TAG_DOUBLE || args[PK_FC_MAX]->tag != PTERA_TAG_DOUBLE)
+    return PTERA_OK;
+  s.w = tensor(args, PK_FC_W)->data;
+  s.bias = b;
+  if (args[PK_FC_BN_MEAN]->tag != PTERA_TAG_NONE) {
+    ptera_status st = fold(ctx, args, &s, b);
+    if (st != PTERA_OK || s.w == tensor(args, PK_FC_W)->data) return st;
+  }
+  s.min = (float)args[PK_FC_MIN]->u.d;
+  s.max = (float)args[PK_FC_MAX]->u.d;
+  size_t pack = pk_conv2d_f32_pack_size(&s.g);
+  s.ws = pk_conv2d_f32_workspace(&s.g, ptera_kernel_prepare_thread_count(ctx));
+  if (pack == SIZE_MAX || s.ws == SIZE_MAX) return PTERA_OK;
+  fc_state *st = ptera_kernel_prepare_alloc(ctx, sizeof *st, 16);
+  void *packed = pack ? ptera_kernel_prepare_alloc(ctx, pack, 64) : NULL;
+  if (!st || (pack && !packed))
+    return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
+                                     "%s: out of memory for the packed filters", ptera_kernel_prepare_op_name(ctx));
+  if (pack) pk_conv2d_f32_pack(&s.g, s.w, packed);
+  s.packed = packed;
+  *st = s;
+  ptera_kernel_prepare_workspace(ctx, s.ws);
+  ptera_kernel_prepare_set_state(ctx, st);
+  return PTERA_OK;
+}
+
+static bool overlaps(const void *a, size_t na, const void *b, size_t nb) {
+  uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+  return x < y + nb && y < x + na;
+}
+
+ptera_status pk_fused_conv_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  const fc_state *s = ptera_kernel_state(ctx);
+  if (!s || nargs != PK_FC_NARGS)
+    return ptera_kernel_fail(ctx, PTERA_INTERNAL, "%s: not prepared", ptera_kernel_op_name(ctx));
+  const ptera_tensor *in = args[PK_FC_IN]->u.tensor;
+  ptera_tensor *out = args[PK_FC_OUT]->u.tensor, *co = args[PK_FC_CONV_OUT]->u.tensor;
+  void *ws = s->ws ? ptera_kernel_temp(ctx, s->ws, 64) : NULL;
+  if (s->ws && !ws)
+    return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
+                             "%s: needs %zu bytes of kernel scratch (raise ptera_method_options.temp_size)",
+                             ptera_kernel_op_name(ctx), s->ws);
+  size_t nin = in->numel * sizeof(float), nout = out->numel * sizeof(float);
+  /* The planner may give out the input's memory (the input dies at the
+   * convolution): then compute into the convolution's own output first. */
+  bool stage = overlaps(in->data, nin, out->data, nout);
+  float *dst = stage ? co->data : out->data;
+  pk_conv2d_f32(&s->g, in->data, s->w, s->packed, s->bias, dst, s->min, s->max, ws, ctx);
+  if (stage) memmove(out->data, dst, nout);
+  return PTERA_OK;
+}
