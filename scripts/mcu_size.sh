@@ -34,7 +34,7 @@ build() { # name pte input ops
   cmake -S examples/embedded -B "$dir" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-none-eabi.cmake" \
     -DCMAKE_BUILD_TYPE=MinSizeRel -DPTERA_MCU_CPU=$cpu -DPTERA_EMBEDDED_PTE="$root/$2" \
     -DPTERA_EMBEDDED_INPUT="$root/$3" -DPTERA_SELECTED_OPS="$root/$4" >/dev/null
-  cmake --build "$dir" -j "$jobs" >/dev/null
+  cmake --build "$dir" -j "$jobs" >"$dir/build.log" 2>&1 || { tail -30 "$dir/build.log"; exit 1; }
   arm-none-eabi-strip -o "$dir/firmware.stripped.elf" "$dir/firmware.elf"
 }
 build core "$gen/int8.pte" "$gen/int8_input.npy" "$gen/none.ops"

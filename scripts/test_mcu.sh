@@ -48,7 +48,7 @@ for cpu in cortex-m4 cortex-m55; do
     cmake -S examples/embedded -B "$dir" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-none-eabi.cmake" \
       -DCMAKE_BUILD_TYPE=MinSizeRel -DPTERA_MCU_CPU=$cpu -DPTERA_EMBEDDED_PTE="$root/$pte" \
       -DPTERA_EMBEDDED_INPUT="$root/$input" -DPTERA_SELECTED_OPS="$root/$gen/$name.ops" >/dev/null
-    cmake --build "$dir" -j "$jobs" >/dev/null
+    cmake --build "$dir" -j "$jobs" >"$dir/build.log" 2>&1 || { tail -30 "$dir/build.log"; exit 1; }
     timeout 120 qemu-system-arm -M $machine -nographic -monitor none -serial none \
       -semihosting-config enable=on,target=native -kernel "$dir/firmware.elf" >"$dir/run.log" 2>&1 ||
       { echo "$cpu $name: qemu failed (status $?)"; cat "$dir/run.log"; fail=1; continue; }

@@ -75,6 +75,14 @@ PT_FUNC void *pt_arena_alloc(pt_arena *arena, size_t size, size_t align);
 PT_FUNC void *pt_arena_array(pt_arena *arena, size_t count, size_t size, size_t align);
 PT_FUNC void pt_arena_release(pt_arena *arena);
 
+/* Appends s to the NUL-terminated string in dst[cap], truncating (names
+ * built without printf, which a build without messages does not link). */
+static inline void pt_append(char *dst, size_t cap, const char *s) {
+  size_t n = strnlen(dst, cap);
+  while (*s && n + 1 < cap) dst[n++] = *s++;
+  if (n < cap) dst[n] = '\0';
+}
+
 /* Checked arithmetic: return false on overflow. */
 static inline bool pt_mul_u64(uint64_t a, uint64_t b, uint64_t *out) {
   if (a != 0 && b > UINT64_MAX / a) return false;
