@@ -117,7 +117,9 @@ static ptera_status method_init(ptera_method *m, const ptera_method_options *o) 
   if (st == PTERA_OK) st = pr_method_load_delegates(m);
   if (st == PTERA_OK) st = pr_method_load_instructions(m);
   if (st == PTERA_OK) st = pr_method_index_instructions(m);
+#if PTERA_FUSION
   if (st == PTERA_OK && !(o && (o->flags & PTERA_METHOD_NO_FUSION))) st = pr_method_fuse(m);
+#endif
   if (st == PTERA_OK) st = pr_method_prepare(m);
   if (st == PTERA_OK) st = setup_temp(m, o);
   if (st == PTERA_OK) {

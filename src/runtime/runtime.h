@@ -124,8 +124,11 @@ PT_FUNC ptera_status pr_method_prepare(ptera_method *m);
  * (fuse.c); after instructions are loaded, before pr_method_prepare, which
  * then skips the instructions a group covers. */
 PT_FUNC ptera_status pr_method_fuse(ptera_method *m);
-/* The fused group starting at chain c's instruction k, or NULL. */
-PT_FUNC struct pr_fused *pr_method_fused_at(const ptera_method *m, uint32_t c, uint32_t k);
+/* The fused group starting at chain c's instruction k, or NULL (always in a
+ * build without PTERA_FUSION, where fuse*.c are not compiled). */
+static inline struct pr_fused *pr_method_fused_at(const ptera_method *m, uint32_t c, uint32_t k) {
+  return m->fused ? m->fused[m->chain_base[c] + k] : NULL;
+}
 PT_FUNC void pr_method_release_prepared(ptera_method *m);
 /* Sets up m->delegate_allocator (before delegates are initialised). */
 PT_FUNC void pr_method_init_delegate_allocator(ptera_method *m);
