@@ -5,9 +5,13 @@ include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ptera DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
-install(FILES ${PROJECT_BINARY_DIR}/include/ptera/version.h
+install(FILES ${PROJECT_BINARY_DIR}/include/ptera/version.h ${PROJECT_BINARY_DIR}/include/ptera/config_build.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptera)
-install(TARGETS ptera_static ptera_shared EXPORT pteraTargets
+set(_ptera_libs ptera_static)
+if(TARGET ptera_shared)
+  list(APPEND _ptera_libs ptera_shared)
+endif()
+install(TARGETS ${_ptera_libs} EXPORT pteraTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

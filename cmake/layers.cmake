@@ -6,7 +6,8 @@
 #   layer                 target                  sees (besides include/ptera)
 #   src/core              ptera_core              core
 #   src/format            ptera_format            core, format
-#   src/runtime           ptera_runtime           core, format, runtime
+#   src/runtime           ptera_runtime           core, format, runtime, kernels/fused/fused.h
+#   src/platform          ptera_platform          src/ (files: POSIX or none)
 #   kernels/<library>     ptera_kernels_<library> core, kernels/ (the kernel libraries)
 #   backends/xnnpack      ptera_backend_xnnpack   core, format, kernels/, backends/
 #   compiler              ptera_compiler          core, format, runtime, kernels/, compiler/
@@ -89,16 +90,33 @@ ptera_layer(core DIR src/core INCLUDES ${PTERA_SEES_CORE})
 ptera_layer(format DIR src/format INCLUDES ${PTERA_SEES_CORE} ${PTERA_SEES_FORMAT})
 # The runtime sees the fused kernels' calling convention (kernels/fused/fused.h)
 # and nothing else of the kernel layers.
-ptera_layer(runtime DIR src/runtime EXCLUDE ${_ptera_no_pool} INCLUDES ${PROJECT_SOURCE_DIR}/src
+set(_ptera_runtime_excluded ${_ptera_no_pool})
+if(NOT PTERA_FUSION)
+  list(APPEND _ptera_runtime_excluded fuse.c fuse_conv.c fuse_linear.c fuse_match.c fuse_safety.c fuse_add.c)
+endif()
+ptera_layer(runtime DIR src/runtime EXCLUDE ${_ptera_runtime_excluded} INCLUDES ${PROJECT_SOURCE_DIR}/src
             ${PROJECT_SOURCE_DIR}/kernels/fused)
-foreach(lib portable cpu fused quantized cortex_m cadence prim)
+# The platform layer: files through POSIX (mmap), or none (PTERA_NO_FS).
+if(PTERA_NO_FS)
+  set(_ptera_platform_excluded posix_fs.c)
+else()
+  set(_ptera_platform_excluded no_fs.c)
+endif()
+ptera_layer(platform DIR src/platform EXCLUDE ${_ptera_platform_excluded} INCLUDES ${PROJECT_SOURCE_DIR}/src)
+set(_ptera_kernel_libs portable cpu quantized cortex_m cadence prim)
+if(PTERA_FUSION)
+  list(APPEND _ptera_kernel_libs fused)
+endif()
+foreach(lib ${_ptera_kernel_libs})
   ptera_layer(kernels_${lib} DIR kernels/${lib} INCLUDES ${PTERA_SEES_CORE} ${PROJECT_SOURCE_DIR}/kernels)
 endforeach()
 # The XNNPACK backend runs the shared CPU kernels: it builds their kernel
 # context (runtime/kernel_ctx.h, the one runtime header it sees).
-ptera_layer(backend_xnnpack DIR backends/xnnpack
-            INCLUDES ${PTERA_SEES_CORE} ${PTERA_SEES_FORMAT} ${PTERA_SEES_KERNEL_CTX} ${PROJECT_SOURCE_DIR}/kernels
-                     ${PROJECT_SOURCE_DIR}/backends)
+if(PTERA_BUILTIN_BACKENDS)
+  ptera_layer(backend_xnnpack DIR backends/xnnpack
+              INCLUDES ${PTERA_SEES_CORE} ${PTERA_SEES_FORMAT} ${PTERA_SEES_KERNEL_CTX} ${PROJECT_SOURCE_DIR}/kernels
+                       ${PROJECT_SOURCE_DIR}/backends)
+endif()
 if(PTERA_BUILD_COMPILER)
   ptera_layer(compiler DIR compiler
               INCLUDES ${PTERA_SEES_CORE} ${PTERA_SEES_FORMAT} ${PTERA_SEES_RUNTIME}

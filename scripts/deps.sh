@@ -6,12 +6,15 @@
 #                          clang/compiler-rt (ASan+UBSan, fuzzing), valgrind,
 #                          pkg-config, Python with numpy, torch, torchvision,
 #                          scikit-learn and pytest, flatc and libflatbuffers,
-#                          the AArch64 cross gcc and qemu-user (NEON tests)
+#                          the AArch64 cross gcc and qemu-user (NEON tests),
+#                          arm-none-eabi gcc, newlib and qemu-system-arm
+#                          (the Cortex-M firmware, scripts/test_mcu.sh)
 set -euo pipefail
 demo=(build-essential cmake ninja-build)
 full=("${demo[@]}" clang llvm libclang-rt-14-dev valgrind pkg-config python3 python3-numpy python3-torch
   python3-torchvision python3-sklearn python3-pytest python3-setuptools python3-pip flatbuffers-compiler
-  libflatbuffers-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+  libflatbuffers-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)
 case "${1:-test}" in
   demo) pkgs=("${demo[@]}") ;;
   test) pkgs=("${full[@]}") ;;

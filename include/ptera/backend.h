@@ -19,7 +19,6 @@ extern "C" {
  * never read the new fields. */
 #define PTERA_BACKEND_ABI_VERSION 2u
 #define PTERA_BACKEND_ABI_VERSION_MIN 1u
-#define PTERA_MAX_BACKENDS 16
 
 /* The method's thread pool (include/ptera/threadpool.h); NULL = one thread. */
 typedef struct ptera_threadpool ptera_threadpool;

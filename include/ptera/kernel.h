@@ -24,12 +24,19 @@ typedef struct ptera_kernel_ctx ptera_kernel_ctx;
 typedef ptera_status (*ptera_kernel_fn)(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
 
 /* Records a message for the user (the runtime prefixes the op, method and
- * instruction) and returns status. */
+ * instruction) and returns status. In a PTERA_STRIP_MESSAGES build it is a
+ * macro that records the status only (the format is never compiled in). */
+#if PTERA_STRIP_MESSAGES
+PTERA_API ptera_status ptera_kernel_fail_status(ptera_kernel_ctx *ctx, ptera_status status);
+#define ptera_kernel_fail(ctx, status, ...) \
+  (PTERA_DISCARD_MESSAGE(__VA_ARGS__), ptera_kernel_fail_status((ctx), (status)))
+#else
 PTERA_API ptera_status ptera_kernel_fail(ptera_kernel_ctx *ctx, ptera_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+#endif
 
 /* Scratch memory valid until the kernel returns; NULL when the method's temp
  * arena is exhausted (fail with MemoryAllocationFailed then). */
@@ -72,13 +79,20 @@ PTERA_API void ptera_kernel_prepare_set_state(ptera_kernel_prepare_ctx *ctx, voi
  * the alignment padding between its requests (the arena starts 64-byte
  * aligned). The method's temp arena is sized from the largest declaration. */
 PTERA_API void ptera_kernel_prepare_workspace(ptera_kernel_prepare_ctx *ctx, size_t bytes);
-/* Records a message for the user and returns st. */
+/* Records a message for the user and returns st (a macro recording the
+ * status only with PTERA_STRIP_MESSAGES, like ptera_kernel_fail). */
+#if PTERA_STRIP_MESSAGES
+PTERA_API ptera_status ptera_kernel_prepare_fail_status(ptera_kernel_prepare_ctx *ctx, ptera_status st);
+#define ptera_kernel_prepare_fail(ctx, st, ...) \
+  (PTERA_DISCARD_MESSAGE(__VA_ARGS__), ptera_kernel_prepare_fail_status((ctx), (st)))
+#else
 PTERA_API ptera_status ptera_kernel_prepare_fail(ptera_kernel_prepare_ctx *ctx, ptera_status st,
                                                  const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+#endif
 /* Threads the run function's parallel_for will have (the method's pool, >= 1). */
 PTERA_API size_t ptera_kernel_prepare_thread_count(const ptera_kernel_prepare_ctx *ctx);
 /* The operator being prepared ("aten::convolution.out"). */

@@ -55,6 +55,16 @@ typedef struct ptera_method_options {
 PTERA_API ptera_status ptera_method_create(ptera_program *program, const char *name,
                                  const ptera_method_options *options, ptera_method **out);
 PTERA_API void ptera_method_destroy(ptera_method *method);
+
+/* The exact bytes ptera_method_create(program, name, options) takes from a
+ * ptera_buffer_allocator with 64-byte aligned memory: method metadata,
+ * planned buffers (unless options supplies them), the temp arena, what
+ * prepare steps and delegates allocate. Execute takes nothing more. The
+ * query creates the method once through a measuring allocator backed by
+ * options->allocator (NULL: the program's). On failure the program's
+ * errmsg says why. */
+PTERA_API ptera_status ptera_method_memory_needed(ptera_program *program, const char *name,
+                                                  const ptera_method_options *options, size_t *out);
 PTERA_API const char *ptera_method_errmsg(const ptera_method *method);
 
 PTERA_API size_t ptera_method_input_count(const ptera_method *method);

@@ -17,12 +17,12 @@ extern "C" {
 /* Shareable across threads once loaded (the rules are in ptera/ptera.h). */
 typedef struct ptera_program ptera_program;
 
-/* Limits a loader enforces; zero fields take the defaults below. A sized
+/* Limits a loader enforces; zero fields take the defaults (PTERA_DEFAULT_MAX_* in config.h). A sized
  * struct (ptera/export.h): initialise with PTERA_LOAD_OPTIONS_INIT. */
 typedef struct ptera_load_options {
   size_t struct_size;               /* sizeof(ptera_load_options) */
   const ptera_allocator *allocator; /* NULL: platform default */
-  uint64_t max_file_size;           /* default 4 GiB */
+  uint64_t max_file_size;           /* default PTERA_DEFAULT_MAX_FILE_SIZE, 4 GiB */
   uint64_t max_planned_bytes;       /* per method, default 8 GiB */
   uint32_t max_values;              /* per method, default 16M */
   uint32_t max_instructions;        /* per method, default 16M */
@@ -30,11 +30,6 @@ typedef struct ptera_load_options {
 } ptera_load_options;
 
 #define PTERA_LOAD_OPTIONS_INIT PTERA_STRUCT_INIT(ptera_load_options)
-
-#define PTERA_DEFAULT_MAX_FILE_SIZE (4ull << 30)
-#define PTERA_DEFAULT_MAX_PLANNED_BYTES (8ull << 30)
-#define PTERA_DEFAULT_MAX_VALUES (16u << 20)
-#define PTERA_DEFAULT_MAX_INSTRUCTIONS (16u << 20)
 
 /* Reads size bytes at offset into dst; returns 0 on success. */
 typedef int (*ptera_read_fn)(void *user_data, uint64_t offset, void *dst, size_t size);
@@ -54,6 +49,16 @@ PTERA_API ptera_status ptera_program_load_buffer(const void *data, size_t size,
 PTERA_API ptera_status ptera_program_load_callback(ptera_read_fn read, void *user_data, uint64_t size,
                                          const ptera_load_options *options, ptera_program **out);
 PTERA_API void ptera_program_destroy(ptera_program *program);
+
+/* The exact bytes ptera_program_load_buffer(data, size, options) takes from
+ * a ptera_buffer_allocator (alloc.h) whose memory is 64-byte aligned (add 63
+ * otherwise): the query loads the program once through a measuring
+ * allocator backed by options->allocator (NULL: the default; a PTERA_NO_HEAP
+ * build must name one, e.g. a buffer allocator over scratch memory, which
+ * gets everything back). The figure holds for this build and these options;
+ * attached data files are not part of it. Returns the load's status. */
+PTERA_API ptera_status ptera_program_memory_needed(const void *data, size_t size,
+                                                   const ptera_load_options *options, size_t *out);
 
 /* The last error's message ("" when none). */
 PTERA_API const char *ptera_program_errmsg(const ptera_program *program);

@@ -6,13 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define PTERA_MAX_DIM 16
 
 /* ExecuTorch / PyTorch ScalarType codes. */
 typedef enum ptera_dtype {

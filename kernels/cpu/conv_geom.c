@@ -3,10 +3,14 @@
 
 #include <stdio.h>
 
-static ptera_status geom_fail(char *msg, size_t cap, const char *what, long long v) {
-  if (cap) snprintf(msg, cap, what, v);
-  return PTERA_INVALID_ARGUMENT;
-}
+/* The message into msg[cap] (cap may be 0); with PTERA_STRIP_MESSAGES an
+ * empty one, the format never compiled in. */
+#if PTERA_STRIP_MESSAGES
+#define geom_msg(msg, cap, ...) (PTERA_DISCARD_MESSAGE(__VA_ARGS__), (cap) ? (void)((msg)[0] = '\0') : (void)0)
+#else
+#define geom_msg(msg, cap, ...) ((cap) ? (void)snprintf((msg), (cap), __VA_ARGS__) : (void)0)
+#endif
+#define geom_fail(msg, cap, ...) (geom_msg(msg, cap, __VA_ARGS__), PTERA_INVALID_ARGUMENT)
 
 /* One value in [min, INT32_MAX]. */
 static bool in_range(int64_t v, int64_t min) { return v >= min && v <= INT32_MAX; }
@@ -45,10 +49,8 @@ ptera_status pk_conv2d_geom_init(pk_conv2d_geom *g, char *msg, size_t cap) {
   g->oh = out_extent(g->transposed, g->h, g->kh, g->stride[0], g->pad[0], g->dil[0], g->out_pad[0]);
   g->ow = out_extent(g->transposed, g->w, g->kw, g->stride[1], g->pad[1], g->dil[1], g->out_pad[1]);
   if (g->oh <= 0 || g->ow <= 0 || g->oh > INT32_MAX || g->ow > INT32_MAX) {
-    if (cap)
-      snprintf(msg, cap, "the kernel does not fit the padded input (output size %lld x %lld)",
-               (long long)g->oh, (long long)g->ow);
-    return PTERA_INVALID_ARGUMENT;
+    return geom_fail(msg, cap, "the kernel does not fit the padded input (output size %lld x %lld)",
+                     (long long)g->oh, (long long)g->ow);
   }
   return PTERA_OK;
 }

@@ -42,11 +42,6 @@ static bool cpu_has(pk_isa isa) {
 }
 #elif defined(PK_ARM64)
 static bool cpu_has(pk_isa isa) { return isa == PK_ISA_NEON; /* AdvSIMD is mandatory on AArch64 */ }
-#else
-static bool cpu_has(pk_isa isa) {
-  (void)isa;
-  return false;
-}
 #endif
 
 bool pk_isa_available(pk_isa isa) {

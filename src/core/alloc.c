@@ -2,6 +2,13 @@
 
 #include "core.h"
 
+#if PTERA_NO_HEAP
+/* No heap in this build: the default allocator refuses, so every load must
+ * name an allocator (a ptera_buffer_allocator over caller memory). */
+static void *default_alloc(void *ud, size_t size, size_t align) { return NULL; }
+
+static void default_free(void *ud, void *p) {}
+#else
 static void *default_alloc(void *ud, size_t size, size_t align) {
   (void)ud;
   if (align < sizeof(void *)) align = sizeof(void *);
@@ -15,7 +22,7 @@ static void default_free(void *ud, void *p) {
   (void)ud;
   free(p);
 }
-
+#endif
 static const ptera_allocator default_allocator = {default_alloc, default_free, NULL};
 
 const ptera_allocator *ptera_allocator_default(void) { return &default_allocator; }

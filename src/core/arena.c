@@ -7,7 +7,7 @@ struct pt_arena_block {
 };
 
 #define PT_BLOCK_HEADER 16u
-#define PT_BLOCK_MIN 4096u
+#define PT_BLOCK_MIN PTERA_ARENA_BLOCK_MIN
 
 void pt_arena_init(pt_arena *arena, const ptera_allocator *allocator) {
   memset(arena, 0, sizeof *arena);

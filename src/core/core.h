@@ -21,22 +21,42 @@
 #endif
 
 /* An error with a message for the user. */
-#define PT_ERRMSG_SIZE 512
+#define PT_ERRMSG_SIZE PTERA_ERRMSG_SIZE
 typedef struct pt_err {
   ptera_status status;
   char msg[PT_ERRMSG_SIZE];
 } pt_err;
 
+PT_FUNC void pt_err_clear(pt_err *e);
+#if PTERA_STRIP_MESSAGES
+/* Status codes only: the message is the status name, and the format and its
+ * arguments are dropped at the call site (never evaluated, never linked). */
+PT_FUNC ptera_status pt_fail_status(pt_err *e, ptera_status status);
+#define pt_fail(e, status, ...) (PTERA_DISCARD_MESSAGE(__VA_ARGS__), pt_fail_status((e), (status)))
+#define pt_err_prefix(e, ...) ((void)(e), PTERA_DISCARD_MESSAGE(__VA_ARGS__))
+static inline int pt_snprintf_none(char *buf, size_t cap) {
+  if (cap) buf[0] = '\0';
+  return 0;
+}
+#define pt_snprintf(buf, cap, ...) (PTERA_DISCARD_MESSAGE(__VA_ARGS__), pt_snprintf_none((buf), (cap)))
+#else
 /* Sets e (when non-NULL) and returns status. */
 PT_FUNC ptera_status pt_fail(pt_err *e, ptera_status status, const char *fmt, ...) PT_PRINTF(3, 4);
-PT_FUNC void pt_err_clear(pt_err *e);
 /* Prepends "prefix: " to the message already in e. */
 PT_FUNC void pt_err_prefix(pt_err *e, const char *fmt, ...) PT_PRINTF(2, 3);
+/* snprintf for text that only feeds messages (gone when they are stripped). */
+#define pt_snprintf snprintf
+#endif
 
 /* Allocation through a hook (NULL hook = default). */
 PT_FUNC void *pt_alloc(const ptera_allocator *a, size_t size, size_t align);
 PT_FUNC void *pt_calloc(const ptera_allocator *a, size_t count, size_t size, size_t align);
 PT_FUNC void pt_free(const ptera_allocator *a, void *p);
+
+/* A measuring ptera_buffer_allocator (buffer_alloc.c): the blocks come from
+ * backing (NULL: the default), the offsets count as in a real one, and peak
+ * ends as the bytes a real one needs for the same requests. */
+PT_FUNC void pt_measure_init(ptera_buffer_allocator *b, const ptera_allocator *backing);
 
 /* Bump arena over an allocator: many small allocations, one release. */
 typedef struct pt_arena_block pt_arena_block;
@@ -54,6 +74,14 @@ PT_FUNC void *pt_arena_alloc(pt_arena *arena, size_t size, size_t align);
 /* Zero-filled array; NULL on overflow or exhaustion. */
 PT_FUNC void *pt_arena_array(pt_arena *arena, size_t count, size_t size, size_t align);
 PT_FUNC void pt_arena_release(pt_arena *arena);
+
+/* Appends s to the NUL-terminated string in dst[cap], truncating (names
+ * built without printf, which a build without messages does not link). */
+static inline void pt_append(char *dst, size_t cap, const char *s) {
+  size_t n = strnlen(dst, cap);
+  while (*s && n + 1 < cap) dst[n++] = *s++;
+  if (n < cap) dst[n] = '\0';
+}
 
 /* Checked arithmetic: return false on overflow. */
 static inline bool pt_mul_u64(uint64_t a, uint64_t b, uint64_t *out) {

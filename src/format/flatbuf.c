@@ -294,6 +294,7 @@ void pf_fb_leave(pf_fb *fb) {
   if (fb->depth) fb->depth--;
 }
 
+#if !PTERA_STRIP_MESSAGES
 ptera_status pf_fb_error(const pf_fb *fb, pt_err *err, ptera_status status, const char *fmt, ...) {
   char ctx[PT_ERRMSG_SIZE];
   va_list ap;
@@ -303,3 +304,4 @@ ptera_status pf_fb_error(const pf_fb *fb, pt_err *err, ptera_status status, cons
   return pt_fail(err, status, "%.300s: %s (at byte %u)", ctx,
                  fb->why ? fb->why : "malformed flatbuffer", (unsigned)fb->where);
 }
+#endif

@@ -38,8 +38,8 @@
 #include "core/core.h"
 
 #define PF_FB_MAX_LEN 0x7fffffffu   /* buffers must be smaller than 2^31 */
-#define PF_FB_DEFAULT_DEPTH 64
-#define PF_FB_DEFAULT_TABLES 1000000u
+#define PF_FB_DEFAULT_DEPTH PTERA_FLATBUF_MAX_DEPTH
+#define PF_FB_DEFAULT_TABLES PTERA_FLATBUF_MAX_TABLES
 
 typedef struct pf_fb {
   const uint8_t *buf;
@@ -161,7 +161,11 @@ PT_FUNC bool pf_fb_bad(pf_fb *fb, uint32_t where, const char *why);
 
 /* Fails err with "<formatted context>: <fb->why> (at byte <fb->where>)" and
  * returns status. */
+#if PTERA_STRIP_MESSAGES
+#define pf_fb_error(fb, err, status, ...) ((void)(fb), pt_fail((err), (status), __VA_ARGS__))
+#else
 PT_FUNC ptera_status pf_fb_error(const pf_fb *fb, pt_err *err, ptera_status status,
                                  const char *fmt, ...) PT_PRINTF(4, 5);
+#endif
 
 #endif

@@ -28,6 +28,9 @@ static ptera_status fbe(rd *r, const char *what) {
 }
 
 /* Fails with a semantic problem, prefixed with r->where. */
+#if PTERA_STRIP_MESSAGES
+#define bad(r, ...) pt_fail((r)->err, PTERA_INVALID_PROGRAM, __VA_ARGS__)
+#else
 static ptera_status bad(rd *r, const char *fmt, ...) PT_PRINTF(2, 3);
 static ptera_status bad(rd *r, const char *fmt, ...) {
   char msg[PT_ERRMSG_SIZE];
@@ -37,6 +40,7 @@ static ptera_status bad(rd *r, const char *fmt, ...) {
   va_end(ap);
   return pt_fail(r->err, PTERA_INVALID_PROGRAM, "%s%s%s", r->where, r->where[0] ? ": " : "", msg);
 }
+#endif
 
 static ptera_status oom(rd *r) {
   return pt_fail(r->err, PTERA_MEMORY_ALLOCATION_FAILED, "%s%sout of memory decoding the program",
@@ -312,7 +316,7 @@ static ptera_status read_chain(rd *r, const pf_fb_table *ct, const pf_plan *p, p
   out->ninstrs = iv.count;
   for (uint32_t i = 0; i < iv.count; i++) {
     pf_fb_table it;
-    snprintf(r->where + base, sizeof r->where - base, " instruction %u", (unsigned)i);
+    pt_snprintf(r->where + base, sizeof r->where - base, " instruction %u", (unsigned)i);
     if (!pf_fb_vec_table(&r->fb, &iv, i, &it)) return fbe(r, "instruction");
     ptera_status s = read_instr(r, &it, p, iv.count, &out->instrs[i]);
     if (s) return s;
@@ -358,11 +362,11 @@ static ptera_status read_plan(rd *r, uint32_t pi, const pf_fb_table *pt, pf_plan
   ptera_status s;
   pf_fb_str name;
   pf_fb_vec vals, chains, ops, dels, sizes;
-  snprintf(r->where, sizeof r->where, "method %u", (unsigned)pi);
+  pt_snprintf(r->where, sizeof r->where, "method %u", (unsigned)pi);
   if (!pf_fb_str_field(&r->fb, pt, 0, &name)) return fbe(r, "name");
   if (!name.ptr) return bad(r, "method has no name");
   p->name = mkstr(name);
-  snprintf(r->where, sizeof r->where, "method '" NAMEFMT "'", NAMEARG(p->name));
+  pt_snprintf(r->where, sizeof r->where, "method '" NAMEFMT "'", NAMEARG(p->name));
 
   /* Operators and delegates first: instructions index them. */
   if (!pf_fb_vec_field(&r->fb, pt, 6, 4, &ops)) return fbe(r, "operators");
@@ -410,12 +414,12 @@ static ptera_status read_plan(rd *r, uint32_t pi, const pf_fb_table *pt, pf_plan
   size_t base = strlen(r->where);
   for (uint32_t i = 0; i < vals.count; i++) {
     pf_fb_table ev;
-    snprintf(r->where + base, sizeof r->where - base, " value %u", (unsigned)i);
+    pt_snprintf(r->where + base, sizeof r->where - base, " value %u", (unsigned)i);
     if (!pf_fb_vec_table(&r->fb, &vals, i, &ev)) return fbe(r, "value");
     if ((s = read_value(r, &ev, &p->values[i]))) return s;
   }
   for (uint32_t i = 0; i < vals.count; i++) {
-    snprintf(r->where + base, sizeof r->where - base, " value %u", (unsigned)i);
+    pt_snprintf(r->where + base, sizeof r->where - base, " value %u", (unsigned)i);
     if ((s = check_lists(r, p, i))) return s;
   }
   r->where[base] = '\0';
@@ -431,7 +435,7 @@ static ptera_status read_plan(rd *r, uint32_t pi, const pf_fb_table *pt, pf_plan
   p->nchains = chains.count;
   for (uint32_t i = 0; i < chains.count; i++) {
     pf_fb_table ct;
-    snprintf(r->where + base, sizeof r->where - base, " chain %u", (unsigned)i);
+    pt_snprintf(r->where + base, sizeof r->where - base, " chain %u", (unsigned)i);
     if (!pf_fb_vec_table(&r->fb, &chains, i, &ct)) return fbe(r, "chain");
     if ((s = read_chain(r, &ct, p, &p->chains[i]))) return s;
   }
@@ -526,7 +530,7 @@ static ptera_status check_ident(rd *r, const uint8_t *data, uint64_t size) {
       if (c >= 0x20 && c < 0x7f && c != '\'')
         id[n++] = (char)c;
       else
-        n += snprintf(id + n, sizeof id - (size_t)n, "\\x%02x", c);
+        n += pt_snprintf(id + n, sizeof id - (size_t)n, "\\x%02x", c);
     }
     return bad(r, "unsupported program version: identifier '%s' (this runtime reads ET12)", id);
   }
@@ -562,7 +566,7 @@ ptera_status pf_pte_parse(const uint8_t *data, uint64_t size, pt_arena *arena, p
     pf_fb_table t;
     if (!pf_fb_vec_table(&r.fb, &segs, i, &t) || !pf_fb_u64(&r.fb, &t, 0, 0, &out->segments[i].offset) ||
         !pf_fb_u64(&r.fb, &t, 1, 0, &out->segments[i].size)) {
-      snprintf(r.where, sizeof r.where, "segment %u", (unsigned)i);
+      pt_snprintf(r.where, sizeof r.where, "segment %u", (unsigned)i);
       return fbe(&r, "data segment");
     }
   }
@@ -592,7 +596,7 @@ ptera_status pf_pte_parse(const uint8_t *data, uint64_t size, pt_arena *arena, p
     pf_fb_table t;
     pf_subsegments tmp;
     memset(&tmp, 0, sizeof tmp);
-    snprintf(r.where, sizeof r.where, "mutable_data_segments[%u]", (unsigned)i);
+    pt_snprintf(r.where, sizeof r.where, "mutable_data_segments[%u]", (unsigned)i);
     if (!pf_fb_vec_table(&r.fb, &muts, i, &t)) return fbe(&r, "entry");
     if ((s = read_subsegments(&r, &t, i == 0 ? &out->mutable_data : &tmp))) return s;
   }
@@ -606,7 +610,7 @@ ptera_status pf_pte_parse(const uint8_t *data, uint64_t size, pt_arena *arena, p
   for (uint32_t i = 0; i < named.count; i++) {
     pf_fb_table t;
     pf_fb_str key;
-    snprintf(r.where, sizeof r.where, "named_data[%u]", (unsigned)i);
+    pt_snprintf(r.where, sizeof r.where, "named_data[%u]", (unsigned)i);
     if (!pf_fb_vec_table(&r.fb, &named, i, &t) || !pf_fb_str_field(&r.fb, &t, 0, &key) ||
         !pf_fb_u32(&r.fb, &t, 1, 0, &out->named[i].segment_index))
       return fbe(&r, "entry");
@@ -623,7 +627,7 @@ ptera_status pf_pte_parse(const uint8_t *data, uint64_t size, pt_arena *arena, p
   out->nplans = plans.count;
   for (uint32_t i = 0; i < plans.count; i++) {
     pf_fb_table pt;
-    snprintf(r.where, sizeof r.where, "method %u", (unsigned)i);
+    pt_snprintf(r.where, sizeof r.where, "method %u", (unsigned)i);
     if (!pf_fb_vec_table(&r.fb, &plans, i, &pt)) return fbe(&r, "execution plan");
     if ((s = read_plan(&r, i, &pt, &out->plans[i]))) return s;
   }

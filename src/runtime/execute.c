@@ -2,8 +2,6 @@
 #include "runtime/fuse.h"
 #include "runtime/kernel_ctx.h"
 
-#define PR_MAX_EXECUTED_INSTRUCTIONS 10000000u
-
 /* Every tensor an instruction reads must have memory (a hostile program can
  * leave a tensor unplanned and unbound). The last argument is the return
  * slot (or et_view's out, whose pointer the op sets), so it is skipped. */
@@ -51,17 +49,12 @@ static ptera_status run_kernel(ptera_method *m, const pf_instr *in, uint32_t c, 
   ptera_status st = check_args_bound(m, in, k);
   if (st == PTERA_OK) st = pr_check_writable(m, in, k);
   if (st != PTERA_OK) return st;
-  ptera_value *argv[256];
-  if (in->nargs > 256)
-    return pt_fail(&m->err, PTERA_NOT_SUPPORTED, "method '%s' instruction %u has %u arguments (max 256)",
-                   m->plan->name.ptr, k, in->nargs);
-  for (uint32_t j = 0; j < in->nargs; j++) argv[j] = &m->values[in->args[j]];
   ptera_kernel_ctx ctx;
   pr_kernel_ctx_init(&ctx, m->op_names[in->a], &m->err, m->temp, m->temp_size);
   ctx.state = m->states[m->chain_base[c] + k];
   ctx.pool = m->pool;
   pt_err_clear(&m->err);
-  st = m->kernels[in->a](&ctx, argv, in->nargs);
+  st = m->kernels[in->a](&ctx, m->argv[m->chain_base[c] + k], in->nargs);
   if (st != PTERA_OK) {
     /* Kernel messages start with the op name. */
     if (!m->err.msg[0]) pt_fail(&m->err, st, "%s failed", m->op_names[in->a]);
@@ -101,22 +94,24 @@ static ptera_status run_fused(ptera_method *m, const pr_fused *g, uint32_t k) {
   return st;
 }
 
-static ptera_status run_delegate(ptera_method *m, const pf_instr *in, uint32_t k) {
+static ptera_status run_delegate(ptera_method *m, const pf_instr *in, uint32_t c, uint32_t k) {
   pr_delegate *d = &m->delegates[in->a];
   if (!d->initialized)
     return pt_fail(&m->err, PTERA_INTERNAL, "method '%s' instruction %u: delegate %d not initialised",
                    m->plan->name.ptr, k, in->a);
-  if (in->nargs > 1024)
-    return pt_fail(&m->err, PTERA_NOT_SUPPORTED, "method '%s' instruction %u has %u arguments (max 1024)",
-                   m->plan->name.ptr, k, in->nargs);
-  ptera_value *args[1024];
-  for (uint32_t j = 0; j < in->nargs; j++) args[j] = &m->values[in->args[j]];
-  char msg[PT_ERRMSG_SIZE] = "";
-  ptera_backend_exec_ctx ctx = {m->plan->name.ptr, msg, sizeof msg, m->temp, m->temp_size, m->pool};
-  ptera_status st = d->backend->execute(&ctx, d->handle, args, in->nargs);
-  if (st != PTERA_OK)
-    pt_fail(&m->err, st, "method '%s' instruction %u (delegate %s): %s", m->plan->name.ptr, k,
-            d->backend->name, msg[0] ? msg : ptera_status_name(st));
+  /* The backend writes its message straight into the method's (no stack
+   * copy); the runtime then prefixes where it happened. */
+  pt_err_clear(&m->err);
+  ptera_backend_exec_ctx ctx = {m->plan->name.ptr, m->err.msg, sizeof m->err.msg, m->temp,
+                                m->temp_size, m->pool};
+  ptera_value **argv = in->nargs ? m->argv[m->chain_base[c] + k] : NULL;
+  ptera_status st = d->backend->execute(&ctx, d->handle, argv, in->nargs);
+  if (st != PTERA_OK) {
+    if (!m->err.msg[0]) pt_fail(&m->err, st, "%s", ptera_status_name(st));
+    m->err.status = st;
+    pt_err_prefix(&m->err, "method '%s' instruction %u (delegate %s)", m->plan->name.ptr, k,
+                  d->backend->name);
+  }
   return st;
 }
 
@@ -147,7 +142,7 @@ static ptera_status run_instruction(ptera_method *m, const pf_instr *in, uint32_
   *next = k + 1;
   switch (in->type) {
     case PF_INSTR_KERNEL: return run_kernel(m, in, c, k);
-    case PF_INSTR_DELEGATE: return run_delegate(m, in, k);
+    case PF_INSTR_DELEGATE: return run_delegate(m, in, c, k);
     case PF_INSTR_MOVE: m->values[in->b] = m->values[in->a]; return PTERA_OK;
     case PF_INSTR_JUMP_FALSE: {
       bool jump = false;
@@ -181,10 +176,10 @@ ptera_status ptera_method_execute(ptera_method *m) {
     const pf_chain *chain = &m->plan->chains[c];
     uint32_t pc = 0;
     while (pc < chain->ninstrs) {
-      if (++executed > PR_MAX_EXECUTED_INSTRUCTIONS)
+      if (++executed > PTERA_MAX_EXECUTED_INSTRUCTIONS)
         return pt_fail(&m->err, PTERA_INVALID_PROGRAM,
                        "method '%s' ran more than %u instructions (an endless loop?)",
-                       m->plan->name.ptr, PR_MAX_EXECUTED_INSTRUCTIONS);
+                       m->plan->name.ptr, PTERA_MAX_EXECUTED_INSTRUCTIONS);
       uint32_t next;
       const pr_fused *g = pr_method_fused_at(m, c, pc);
       if (g) {

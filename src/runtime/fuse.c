@@ -19,10 +19,6 @@ static bool chain_straight(const pf_chain *chain) {
   return true;
 }
 
-pr_fused *pr_method_fused_at(const ptera_method *m, uint32_t c, uint32_t k) {
-  return m->fused ? m->fused[m->chain_base[c] + k] : NULL;
-}
-
 /* Runs the fused prepare; *g stays NULL when it declines. */
 static ptera_status prepare_group(ptera_method *m, uint32_t k, const pr_fuse_match *mt,
                                   pr_fused **g) {

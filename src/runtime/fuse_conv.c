@@ -2,7 +2,6 @@
  * -> [relu | hardtanh | clamp], at least two of them, into one call of
  * kernels/fused/conv_bn_act.c (its argument layout is in fused/fused.h). */
 #include <math.h>
-#include <stdio.h>
 
 #include "fused.h"
 #include "runtime/fuse.h"
@@ -42,8 +41,12 @@ ptera_status pr_fuse_match_conv(ptera_method *m, const pf_chain *chain, uint32_t
     if (mt->temps[i] == out) mt->temps[i--] = mt->temps[--mt->ntemps];
   mt->args[PK_FC_MIN] = pr_fuse_double(m, lo);
   mt->args[PK_FC_MAX] = pr_fuse_double(m, hi);
-  char name[48];
-  snprintf(name, sizeof name, "fused:conv%s%s%s", bn_name, act ? "+" : "", act ? act : "");
+  char name[48] = "fused:conv";
+  pt_append(name, sizeof name, bn_name);
+  if (act) {
+    pt_append(name, sizeof name, "+");
+    pt_append(name, sizeof name, act);
+  }
   char *nm = pt_arena_alloc(&m->arena, strlen(name) + 1, 1);
   if (!mt->args[PK_FC_MIN] || !mt->args[PK_FC_MAX] || !nm)
     return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");

@@ -1,6 +1,5 @@
 /* The linear pattern: linear -> [et_view] -> relu | hardtanh | clamp into one call of
  * kernels/fused/linear_act.c (argument layout in fused/fused.h). */
-#include <stdio.h>
 
 #include "fused.h"
 #include "runtime/fuse.h"
@@ -26,12 +25,13 @@ ptera_status pr_fuse_match_linear(ptera_method *m, const pf_chain *chain, uint32
   for (uint32_t i = 0; i < 3; i++) mt->args[i] = &m->values[lin->args[i]];
   mt->args[PK_FL_MIN] = pr_fuse_double(m, lo);
   mt->args[PK_FL_MAX] = pr_fuse_double(m, hi);
-  char name[48];
-  int len = snprintf(name, sizeof name, "fused:linear+%s", act);
-  char *nm = pt_arena_alloc(&m->arena, (size_t)len + 1, 1);
+  char name[48] = "fused:linear+";
+  pt_append(name, sizeof name, act);
+  size_t len = strlen(name);
+  char *nm = pt_arena_alloc(&m->arena, len + 1, 1);
   if (!mt->args[PK_FL_MIN] || !mt->args[PK_FL_MAX] || !nm)
     return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
-  memcpy(nm, name, (size_t)len + 1);
+  memcpy(nm, name, len + 1);
   mt->args[PK_FL_OUT] = &m->values[out];
   mt->nargs = PK_FL_NARGS;
   mt->out = out;

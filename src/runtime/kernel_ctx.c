@@ -14,6 +14,11 @@ void pr_kernel_ctx_init(ptera_kernel_ctx *ctx, const char *op_name, pt_err *err,
   ctx->pool = NULL;
 }
 
+#if PTERA_STRIP_MESSAGES
+ptera_status ptera_kernel_fail_status(ptera_kernel_ctx *ctx, ptera_status status) {
+  return pt_fail(ctx ? ctx->err : NULL, status, "");
+}
+#else
 ptera_status ptera_kernel_fail(ptera_kernel_ctx *ctx, ptera_status status, const char *fmt, ...) {
   if (ctx && ctx->err) {
     va_list ap;
@@ -24,6 +29,7 @@ ptera_status ptera_kernel_fail(ptera_kernel_ctx *ctx, ptera_status status, const
   }
   return status;
 }
+#endif
 
 void *ptera_kernel_temp(ptera_kernel_ctx *ctx, size_t size, size_t align) {
   if (!ctx || align == 0 || (align & (align - 1))) return NULL;

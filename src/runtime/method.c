@@ -12,11 +12,8 @@
  * rank indices per true element of an index mask, a length per split. All
  * are at most 8 bytes x max(rank, 2) per element of one of the method's
  * tensors, or 8 bytes per item of one of its lists; the default covers that
- * for the method's largest value plus PR_TEMP_SLACK (alignment, a second
- * request), within [PR_TEMP_MIN, PR_TEMP_PORTABLE_MAX]. */
-#define PR_TEMP_MIN ((size_t)4 << 10)
-#define PR_TEMP_SLACK ((size_t)1 << 10)
-#define PR_TEMP_PORTABLE_MAX ((size_t)1 << 20)
+ * for the method's largest value plus PTERA_TEMP_SLACK (alignment, a second
+ * request), within [PTERA_TEMP_MIN, PTERA_TEMP_PORTABLE_MAX]. */
 
 static ptera_status setup_buffers(ptera_method *m, const ptera_method_options *o) {
   const pf_plan *plan = m->plan;
@@ -74,19 +71,19 @@ static size_t portable_temp_bound(const ptera_method *m) {
     if (v->tag == PTERA_TAG_TENSOR) {
       const ptera_tensor *t = v->u.tensor;
       items = t->dim > 2 ? t->dim : 2;
-      items = t->numel > PR_TEMP_PORTABLE_MAX / items ? PR_TEMP_PORTABLE_MAX : items * t->numel;
+      items = t->numel > PTERA_TEMP_PORTABLE_MAX / items ? PTERA_TEMP_PORTABLE_MAX : items * t->numel;
     } else if (v->tag == PTERA_TAG_LIST_TENSOR || v->tag == PTERA_TAG_LIST_OPTIONAL_TENSOR ||
                v->tag == PTERA_TAG_LIST_INT) {
       items = v->u.list.len;
     } else {
       continue;
     }
-    if (items > PR_TEMP_PORTABLE_MAX / 8) return PR_TEMP_PORTABLE_MAX;
+    if (items > PTERA_TEMP_PORTABLE_MAX / 8) return PTERA_TEMP_PORTABLE_MAX;
     if (8 * items > need) need = 8 * items;
   }
-  need += PR_TEMP_SLACK;
-  if (need > PR_TEMP_PORTABLE_MAX) need = PR_TEMP_PORTABLE_MAX;
-  return need < PR_TEMP_MIN ? PR_TEMP_MIN : need;
+  need += PTERA_TEMP_SLACK;
+  if (need > PTERA_TEMP_PORTABLE_MAX) need = PTERA_TEMP_PORTABLE_MAX;
+  return need < PTERA_TEMP_MIN ? PTERA_TEMP_MIN : need;
 }
 
 static ptera_status setup_temp(ptera_method *m, const ptera_method_options *o) {
@@ -120,7 +117,9 @@ static ptera_status method_init(ptera_method *m, const ptera_method_options *o) 
   if (st == PTERA_OK) st = pr_method_load_delegates(m);
   if (st == PTERA_OK) st = pr_method_load_instructions(m);
   if (st == PTERA_OK) st = pr_method_index_instructions(m);
+#if PTERA_FUSION
   if (st == PTERA_OK && !(o && (o->flags & PTERA_METHOD_NO_FUSION))) st = pr_method_fuse(m);
+#endif
   if (st == PTERA_OK) st = pr_method_prepare(m);
   if (st == PTERA_OK) st = setup_temp(m, o);
   if (st == PTERA_OK) {
@@ -159,7 +158,7 @@ ptera_status ptera_method_create(ptera_program *p, const char *name,
     char names[256] = "";
     size_t used = 0;
     for (uint32_t i = 0; i < p->pte.nplans && used < sizeof names; i++) {
-      int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+      int w = pt_snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                        p->pte.plans[i].name.ptr);
       if (w > 0) used += (size_t)w;
     }

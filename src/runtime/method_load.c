@@ -7,13 +7,13 @@
 static void list_backends(char *buf, size_t cap) {
   size_t n = ptera_backend_count();
   if (n == 0) {
-    snprintf(buf, cap, "none");
+    pt_snprintf(buf, cap, "none");
     return;
   }
   size_t used = 0;
   buf[0] = '\0';
   for (size_t i = 0; i < n && used < cap; i++) {
-    int w = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", ptera_backend_at(i)->name);
+    int w = pt_snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", ptera_backend_at(i)->name);
     if (w < 0) break;
     used += (size_t)w;
   }
@@ -95,9 +95,34 @@ static ptera_status resolve_operators(ptera_method *m) {
   return PTERA_OK;
 }
 
+/* The argument pointers of every KERNEL and DELEGATE instruction. */
+static ptera_status build_argv(ptera_method *m) {
+  const pf_plan *plan = m->plan;
+  size_t nchains = plan->nchains ? plan->nchains : 1, total = 0;
+  m->chain_base = pt_arena_array(&m->arena, nchains, sizeof *m->chain_base, 8);
+  if (!m->chain_base) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  for (uint32_t c = 0; c < plan->nchains; c++) {
+    m->chain_base[c] = total;
+    total += plan->chains[c].ninstrs;
+  }
+  m->argv = pt_arena_array(&m->arena, total ? total : 1, sizeof *m->argv, 8);
+  if (!m->argv) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  for (uint32_t c = 0; c < plan->nchains; c++)
+    for (uint32_t k = 0; k < plan->chains[c].ninstrs; k++) {
+      const pf_instr *in = &plan->chains[c].instrs[k];
+      if ((in->type != PF_INSTR_KERNEL && in->type != PF_INSTR_DELEGATE) || in->nargs == 0) continue;
+      ptera_value **argv = pt_arena_array(&m->arena, in->nargs, sizeof *argv, 8);
+      if (!argv) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+      for (uint32_t j = 0; j < in->nargs; j++) argv[j] = &m->values[in->args[j]];
+      m->argv[m->chain_base[c] + k] = argv;
+    }
+  return PTERA_OK;
+}
+
 ptera_status pr_method_load_instructions(ptera_method *m) {
   const pf_plan *plan = m->plan;
   ptera_status st = resolve_operators(m);
+  if (st == PTERA_OK) st = build_argv(m);
   if (st != PTERA_OK) return st;
   char missing[PT_ERRMSG_SIZE];
   size_t used = 0;
@@ -109,7 +134,7 @@ ptera_status pr_method_load_instructions(ptera_method *m) {
       if (in->type != PF_INSTR_KERNEL) continue;
       if (!m->kernels[in->a]) {
         if (nmissing++ < 8 && used < sizeof missing) {
-          int w = snprintf(missing + used, sizeof missing - used, "%s%s (instruction %u)",
+          int w = pt_snprintf(missing + used, sizeof missing - used, "%s%s (instruction %u)",
                            used ? ", " : "", m->op_names[in->a], k);
           if (w > 0) used += (size_t)w;
         }

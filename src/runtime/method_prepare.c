@@ -7,8 +7,6 @@
 #include "runtime/fuse.h"
 #include "runtime/kernel_ctx.h"
 
-#define PR_PREPARE_MAX_ARGS 256u
-
 void *ptera_kernel_prepare_alloc(ptera_kernel_prepare_ctx *ctx, size_t size, size_t align) {
   if (!ctx || align == 0 || align > 4096 || (align & (align - 1))) return NULL;
   if (align < 16) align = 16;
@@ -31,6 +29,11 @@ void ptera_kernel_prepare_workspace(ptera_kernel_prepare_ctx *ctx, size_t bytes)
   if (ctx) ctx->workspace = bytes;
 }
 
+#if PTERA_STRIP_MESSAGES
+ptera_status ptera_kernel_prepare_fail_status(ptera_kernel_prepare_ctx *ctx, ptera_status st) {
+  return pt_fail(ctx ? ctx->err : NULL, st, "");
+}
+#else
 ptera_status ptera_kernel_prepare_fail(ptera_kernel_prepare_ctx *ctx, ptera_status st,
                                        const char *fmt, ...) {
   if (ctx && ctx->err) {
@@ -42,6 +45,7 @@ ptera_status ptera_kernel_prepare_fail(ptera_kernel_prepare_ctx *ctx, ptera_stat
   }
   return st;
 }
+#endif
 
 size_t ptera_kernel_prepare_thread_count(const ptera_kernel_prepare_ctx *ctx) {
   return ctx && ctx->threads ? ctx->threads : 1;
@@ -51,14 +55,9 @@ const char *ptera_kernel_prepare_op_name(const ptera_kernel_prepare_ctx *ctx) {
   return ctx ? ctx->op_name : "";
 }
 
-static ptera_status prepare_one(ptera_method *m, const pf_instr *in, uint32_t k, void **state) {
+static ptera_status prepare_one(ptera_method *m, const pf_instr *in, ptera_value **argv, uint32_t k,
+                                void **state) {
   const char *op = m->op_names[in->a];
-  if (in->nargs > PR_PREPARE_MAX_ARGS)
-    return pt_fail(&m->err, PTERA_NOT_SUPPORTED,
-                   "method '%s' instruction %u (%s) has %u arguments (max %u)", m->plan->name.ptr,
-                   k, op, in->nargs, PR_PREPARE_MAX_ARGS);
-  ptera_value *argv[PR_PREPARE_MAX_ARGS];
-  for (uint32_t j = 0; j < in->nargs; j++) argv[j] = &m->values[in->args[j]];
   ptera_kernel_prepare_ctx ctx = {op, &m->err, m->allocator, &m->packed, &m->packed_bytes,
                                   ptera_threadpool_size(m->pool), NULL, 0};
   pt_err_clear(&m->err);
@@ -77,13 +76,8 @@ static ptera_status prepare_one(ptera_method *m, const pf_instr *in, uint32_t k,
 
 ptera_status pr_method_index_instructions(ptera_method *m) {
   const pf_plan *plan = m->plan;
-  size_t nchains = plan->nchains ? plan->nchains : 1, total = 0;
-  m->chain_base = pt_arena_array(&m->arena, nchains, sizeof *m->chain_base, 8);
-  if (!m->chain_base) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
-  for (uint32_t c = 0; c < plan->nchains; c++) {
-    m->chain_base[c] = total;
-    total += plan->chains[c].ninstrs;
-  }
+  size_t total = 0;
+  for (uint32_t c = 0; c < plan->nchains; c++) total += plan->chains[c].ninstrs;
   m->states = pt_arena_array(&m->arena, total ? total : 1, sizeof *m->states, 8);
   if (!m->states) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   return PTERA_OK;
@@ -100,7 +94,8 @@ ptera_status pr_method_prepare(ptera_method *m) {
       }
       const pf_instr *in = &plan->chains[c].instrs[k];
       if (in->type != PF_INSTR_KERNEL || !m->prepares[in->a]) continue;
-      ptera_status st = prepare_one(m, in, k, &m->states[m->chain_base[c] + k]);
+      size_t at = m->chain_base[c] + k;
+      ptera_status st = prepare_one(m, in, m->argv[at], k, &m->states[at]);
       if (st != PTERA_OK) return st;
     }
   pt_err_clear(&m->err);

@@ -5,6 +5,9 @@
 #include "runtime/runtime.h"
 
 /* Fails with a message prefixed by the method and value index. */
+#if PTERA_STRIP_MESSAGES
+#define failv(m, idx, code, ...) ((void)(idx), pt_fail(&(m)->err, (code), __VA_ARGS__))
+#else
 static ptera_status PT_PRINTF(4, 5)
     failv(ptera_method *m, uint32_t idx, ptera_status code, const char *fmt, ...) {
   char msg[PT_ERRMSG_SIZE];
@@ -16,6 +19,7 @@ static ptera_status PT_PRINTF(4, 5)
   pt_err_prefix(&m->err, "method '%s' value %u", m->plan->name.ptr, idx);
   return code;
 }
+#endif
 
 static bool layout_matches(const pf_tensor *t, const pf_layout *l) {
   if (l->scalar_type != t->scalar_type || l->dim != t->dim) return false;

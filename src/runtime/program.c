@@ -174,7 +174,7 @@ static pr_datafile *datafile_new(ptera_program *p, const char *name) {
     pt_fail(&p->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory attaching a data file");
     return NULL;
   }
-  snprintf(f->name, sizeof f->name, "%s", name);
+  pt_snprintf(f->name, sizeof f->name, "%s", name);
   return f;
 }
 
@@ -191,7 +191,7 @@ ptera_status ptera_program_attach_data_file(ptera_program *p, const char *path) 
 ptera_status ptera_program_attach_data_buffer(ptera_program *p, const void *data, size_t size) {
   if (!p) return PTERA_INVALID_ARGUMENT;
   char name[32];
-  snprintf(name, sizeof name, "<buffer %zu>", p->nfiles);
+  pt_snprintf(name, sizeof name, "<buffer %zu>", p->nfiles);
   pr_datafile *f = datafile_new(p, name);
   if (!f) return PTERA_MEMORY_ALLOCATION_FAILED;
   ptera_status st = pr_bytes_from_buffer(&f->bytes, data, size, p->allocator, &p->err);

@@ -3,8 +3,6 @@
 #include "runtime/runtime.h"
 #include "runtime/tables.h"
 
-#define PR_MAX_USER_KERNEL_TABLES 16
-
 /* A registered user table: plain entries or defs (one of the two). */
 typedef struct pr_user_table {
   const ptera_kernel_entry *entries;
@@ -12,7 +10,7 @@ typedef struct pr_user_table {
   size_t count;
 } pr_user_table;
 
-static pr_user_table user_tables[PR_MAX_USER_KERNEL_TABLES];
+static pr_user_table user_tables[PTERA_MAX_KERNEL_TABLES];
 static size_t user_table_count;
 
 static const ptera_backend *backends[PTERA_MAX_BACKENDS];
@@ -61,7 +59,7 @@ ptera_kernel_fn ptera_kernel_find(const char *name, size_t name_len) {
 /* Checks a new table (names valid, not registered, not repeated) and adds it. */
 static ptera_status add_table(pr_user_table t) {
   if (!t.entries && !t.defs && t.count) return PTERA_INVALID_ARGUMENT;
-  if (user_table_count == PR_MAX_USER_KERNEL_TABLES) return PTERA_REGISTRATION_EXCEEDING_MAX_KERNELS;
+  if (user_table_count == PTERA_MAX_KERNEL_TABLES) return PTERA_REGISTRATION_EXCEEDING_MAX_KERNELS;
   for (size_t i = 0; i < t.count; i++) {
     const char *name = table_name(&t, i);
     if (!name || !(t.defs ? t.defs[i].run : t.entries[i].fn)) return PTERA_INVALID_ARGUMENT;

@@ -22,15 +22,18 @@
 typedef struct pr_bytes {
   const uint8_t *data;
   uint64_t size;
-  void *map;      /* munmap on release */
+  void *map;      /* pr_bytes_unmap on release */
   void *owned;    /* free on release */
   const ptera_allocator *allocator;
 } pr_bytes;
 
+/* The platform layer (src/platform/): maps a file read-only, or fails with
+ * NotSupported where the build has no file system. */
 PT_FUNC ptera_status pr_bytes_map_file(pr_bytes *b, const char *path, uint64_t max_size,
                                        const ptera_allocator *a, pt_err *err);
 PT_FUNC ptera_status pr_bytes_from_buffer(pr_bytes *b, const void *data, size_t size,
                                           const ptera_allocator *a, pt_err *err);
+PT_FUNC void pr_bytes_unmap(void *map, uint64_t size);
 PT_FUNC void pr_bytes_release(pr_bytes *b);
 
 typedef struct pr_datafile {
@@ -84,10 +87,13 @@ struct ptera_method {
   pr_delegate *delegates;
   bool *input_set;
   bool initialized;
-  /* Prepare (method_prepare.c): per-instruction state, flat over chains
-   * (chain c's instruction k at chain_base[c] + k). */
-  void **states;
+  /* Per instruction, flat over chains (chain c's instruction k at
+   * chain_base[c] + k): the argument pointers of a KERNEL or DELEGATE call,
+   * built at load (method_load.c) so that execute needs no stack array, and
+   * the state of a prepare step (method_prepare.c). */
   size_t *chain_base;
+  ptera_value ***argv;
+  void **states;
   struct pr_packed *packed; /* prepare-time allocations, freed at destroy */
   size_t packed_bytes;
   size_t max_workspace;     /* largest declared workspace */
@@ -116,7 +122,8 @@ PT_FUNC bool pr_find_kernel_def(const char *name, size_t len, ptera_kernel_def *
 PT_FUNC ptera_status pr_method_load_values(ptera_method *m);
 PT_FUNC ptera_status pr_method_load_delegates(ptera_method *m);
 PT_FUNC ptera_status pr_method_load_instructions(ptera_method *m);
-/* Numbers instructions flat over chains (chain_base) and allocates states. */
+/* Allocates the per-instruction states (flat over chains: chain_base, set
+ * with the argument arrays by pr_method_load_instructions). */
 PT_FUNC ptera_status pr_method_index_instructions(ptera_method *m);
 /* Runs each KERNEL instruction's prepare step (after values, delegates and
  * instructions are loaded); the states and allocations are the method's. */
@@ -125,8 +132,11 @@ PT_FUNC ptera_status pr_method_prepare(ptera_method *m);
  * (fuse.c); after instructions are loaded, before pr_method_prepare, which
  * then skips the instructions a group covers. */
 PT_FUNC ptera_status pr_method_fuse(ptera_method *m);
-/* The fused group starting at chain c's instruction k, or NULL. */
-PT_FUNC struct pr_fused *pr_method_fused_at(const ptera_method *m, uint32_t c, uint32_t k);
+/* The fused group starting at chain c's instruction k, or NULL (always in a
+ * build without PTERA_FUSION, where fuse*.c are not compiled). */
+static inline struct pr_fused *pr_method_fused_at(const ptera_method *m, uint32_t c, uint32_t k) {
+  return m->fused ? m->fused[m->chain_base[c] + k] : NULL;
+}
 PT_FUNC void pr_method_release_prepared(ptera_method *m);
 /* Sets up m->delegate_allocator (before delegates are initialised). */
 PT_FUNC void pr_method_init_delegate_allocator(ptera_method *m);

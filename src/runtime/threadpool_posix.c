@@ -16,7 +16,6 @@
 #include "core/core.h"
 #include "ptera/threadpool.h"
 
-#define PR_POOL_MAX_THREADS 256u
 #define PR_POOL_SPIN 4000u
 #define PR_POOL_CHUNKS_PER_THREAD 4u
 
@@ -104,7 +103,7 @@ ptera_status ptera_threadpool_create(size_t nthreads, const ptera_allocator *a,
   if (!out) return PTERA_INVALID_ARGUMENT;
   *out = NULL;
   if (nthreads == 0) nthreads = online_cores();
-  if (nthreads > PR_POOL_MAX_THREADS) nthreads = PR_POOL_MAX_THREADS;
+  if (nthreads > PTERA_MAX_THREADS) nthreads = PTERA_MAX_THREADS;
   ptera_threadpool *p = pt_calloc(a, 1, sizeof *p, 64);
   if (!p) return PTERA_MEMORY_ALLOCATION_FAILED;
   p->allocator = a;

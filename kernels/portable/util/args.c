@@ -198,9 +198,10 @@ ptera_status pk_norm_dim(ptera_kernel_ctx *ctx, const char *op, const char *name
 }
 
 const char *pk_fmt_shape(char *buf, size_t cap, const int32_t *sizes, size_t dim) {
-  size_t n = 0;
   if (cap == 0) return buf;
   buf[0] = 0;
+#if !PTERA_STRIP_MESSAGES /* only messages show shapes */
+  size_t n = 0;
   int w = snprintf(buf, cap, "[");
   n = w > 0 ? (size_t)w : 0;
   for (size_t i = 0; i < dim && n < cap; i++) {
@@ -209,6 +210,7 @@ const char *pk_fmt_shape(char *buf, size_t cap, const int32_t *sizes, size_t dim
     n += (size_t)w;
   }
   if (n < cap) snprintf(buf + n, cap - n, "]");
+#endif
   return buf;
 }
 

@@ -32,10 +32,12 @@ ptera_status pk_fill_scalar(ptera_kernel_ctx *ctx, const char *op, const char *n
   return PTERA_OK;
 }
 
-static _Atomic uint64_t pk_rng_streams = 0;
+/* A 32-bit counter: 64-bit atomics are not lock-free on 32-bit cores (and
+ * need libatomic on bare metal); streams differ as long as n does. */
+static atomic_uint pk_rng_streams = 0;
 
 void pk_rng_init(pk_rng *r) {
-  uint64_t n = atomic_fetch_add(&pk_rng_streams, 1);
+  uint64_t n = atomic_fetch_add(&pk_rng_streams, 1u);
   r->state = 0x853c49e6748fea9bull ^ (n * 0x9e3779b97f4a7c15ull);
 }
 
