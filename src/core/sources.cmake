@@ -4,6 +4,7 @@
 set(SOURCES
   alloc.c
   arena.c
+  buffer_alloc.c
   dtype.c
   error.c
   sized.c

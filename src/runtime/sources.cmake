@@ -15,6 +15,7 @@ set(SOURCES
   fuse_match.c
   fuse_safety.c
   kernel_ctx.c
+  memory_needed.c
   method.c
   method_load.c
   method_meta.c

@@ -45,6 +45,7 @@ set(SOURCES
   test_kernels_util.c
   test_lower.c
   test_matmul_fast.c
+  test_memory_needed.c
   test_memplan.c
   test_npy.c
   test_opset.c
