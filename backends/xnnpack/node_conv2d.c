@@ -1,13 +1,15 @@
-/* Conv2d on NHWC float (XNNPACK.md §7, §8), and what it shares with
- * DepthwiseConv2d (node_dwconv2d.c): the shape checks, the geometry, the
- * packing and the run. Field p[]: padding t,r,b,l; kernel h,w; subsampling
- * (stride) h,w; dilation h,w; group input/output channels; groups.
+/* Conv2d on NHWC float (XNNPACK.md §7, §8), and the shape checks it shares
+ * with DepthwiseConv2d (node_dwconv2d.c). Field p[]: padding t,r,b,l;
+ * kernel h,w; subsampling (stride) h,w; dilation h,w; group input/output
+ * channels; groups.
  *
- * Both run on the shared channels-last convolution (kernels/cpu/conv2d.h,
+ * Conv2d runs on the shared channels-last convolution (kernels/cpu/conv2d.h,
  * layout PK_CONV_NHWC) with the filters packed once at init; its filter
  * layout [C_out, kh, kw, C_in/g] is Conv2d's own. The kernel pads
  * symmetrically; asymmetric padding is written into a zero-padded NHWC copy
- * of the input in the scratch, convolved unpadded. */
+ * of the input in the scratch, convolved unpadded. DepthwiseConv2d stays on
+ * the NCHW dwconv micro-kernels between layout copies: the NHWC depthwise
+ * loop is slower than both together. */
 #include "cpu/conv2d.h"
 #include "xnnpack/xnn.h"
 
@@ -83,12 +85,15 @@ ptera_status px_conv2d_reshape(px_graph *g, const pf_xnn_node *n) {
   size_t dims[4] = {x->dims[0], (size_t)q.oh, (size_t)q.ow, OC};
   st = px_set_shape(g, o, dims, 4);
   if (st != PTERA_OK) return st;
+  if (dw) return px_dwconv2d_need_ws(g, n);
   size_t pb, ws = pk_conv2d_f32_workspace(&q, px_threads(g));
   if (ws == SIZE_MAX || !pad_bytes(n, &q, &pb) || pb > SIZE_MAX - ws) return px_need_ws(g, SIZE_MAX);
   return px_need_ws(g, pb + ws);
 }
 
-ptera_status px_conv2d_pack(px_graph *g, const pf_xnn_node *n, const float *w) {
+/* Packs filters w ([C_out, kh, kw, C_in/groups]) and copies the bias into
+ * the node's state. */
+static ptera_status conv_pack(px_graph *g, const pf_xnn_node *n, const float *w) {
   pk_conv2d_geom q;
   ptera_status st = conv_geom(g, n, &q);
   if (st != PTERA_OK) return st;
@@ -116,7 +121,7 @@ ptera_status px_conv2d_prepare(px_graph *g, const pf_xnn_node *n) {
   const px_value *w = &g->v[n->in[1]];
   const float *wf = px_const_f32(g, w);
   if (!wf) return PTERA_MEMORY_ALLOCATION_FAILED;
-  ptera_status st = px_conv2d_pack(g, n, wf); /* [OC, kh, kw, gIC] as the kernel reads it */
+  ptera_status st = conv_pack(g, n, wf); /* [OC, kh, kw, gIC] as the kernel reads it */
   px_f32_release(g, w, wf);
   return st;
 }

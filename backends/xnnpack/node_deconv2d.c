@@ -123,12 +123,13 @@ void px_deconv2d_run(px_graph *g, const pf_xnn_node *n) {
   if (deconv_geom(g, n, &q) != PTERA_OK) return; /* reshape checked it */
   const px_value *x = &g->v[n->in[0]], *o = &g->v[n->out[0]];
   const deconv_state *s = g->state[g->cur];
+  static const size_t nopad[4] = {0, 0, 0, 0};
   size_t in, out;
   if (!px_numel(o)) return; /* the scratch may be absent */
   nchw_bytes(&q, &in, &out); /* reshape checked they fit */
   float *xin = px_ws(g), *yout = (float *)((char *)xin + in);
   void *ws = (char *)yout + out;
-  px_nhwc_to_nchw(x->data, x->dims[0], x->dims[1], x->dims[2], x->dims[3], xin);
+  px_nhwc_to_nchw(x->data, x->dims[0], x->dims[1], x->dims[2], x->dims[3], nopad, xin);
   pk_conv2d_f32(&q, xin, s->w, NULL, s->bias, yout, n->out_min, n->out_max, ws, px_kctx(g));
   px_nchw_to_nhwc(yout, (size_t)q.n, (size_t)q.c_out, (size_t)q.oh, (size_t)q.ow, o->dims[1], o->dims[2], o->data);
 }

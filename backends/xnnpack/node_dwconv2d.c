@@ -1,26 +1,117 @@
 /* DepthwiseConv2d on NHWC float (XNNPACK.md §8): output channel c*m + j
- * reads input channel c; filter [1, kh, kw, C*m]. Shape checks, geometry
- * and run are Conv2d's (node_conv2d.c: the shared channels-last
- * convolution with groups = C); at init the filter is rearranged to the
- * kernel's [C*m, kh, kw, 1] and packed. */
+ * reads input channel c; filter [1, kh, kw, C*m]. Computed by the shared
+ * NCHW convolution (kernels/cpu/conv2d.h: the dwconv micro-kernels, or its
+ * grouped product for other shapes) between NHWC <-> NCHW copies in the
+ * scratch; asymmetric padding is written into the NCHW copy. The filter is
+ * rearranged to [C*m, 1, kh, kw] (and packed when the path packs) at init.
+ * Shape checks are px_conv2d_reshape's. */
+#include "cpu/conv2d.h"
 #include "xnnpack/xnn.h"
 
+typedef struct dw_state {
+  float *w;           /* [C*m, 1, kh, kw] */
+  const void *packed; /* pk_conv2d_f32_pack of w, or NULL */
+  float *bias;        /* fp32, or NULL */
+} dw_state;
+
+/* Bytes of the NCHW copies of the input and the output (64-byte rounded). */
+static bool nchw_bytes(const pk_conv2d_geom *q, size_t *in, size_t *out) {
+  return px_f32_bytes4((size_t)q->n, (size_t)q->c_in, (size_t)q->h, (size_t)q->w, in) &&
+         px_f32_bytes4((size_t)q->n, (size_t)q->c_out, (size_t)q->oh, (size_t)q->ow, out);
+}
+
+static bool symmetric(const pf_xnn_node *n) { return n->p[0] == n->p[2] && n->p[1] == n->p[3]; }
+
+/* The NCHW geometry at the current shapes; pad holds the explicit
+ * padding of the NCHW copy (t, b, l, r). Fails when the shared kernel
+ * cannot take it. */
+static ptera_status dw_geom(px_graph *g, const pf_xnn_node *n, pk_conv2d_geom *q, size_t pad[4]) {
+  const px_value *x = &g->v[n->in[0]];
+  bool sym = symmetric(n);
+  memset(q, 0, sizeof *q);
+  pad[0] = sym ? 0 : n->p[0];
+  pad[1] = sym ? 0 : n->p[2];
+  pad[2] = sym ? 0 : n->p[3];
+  pad[3] = sym ? 0 : n->p[1];
+  q->n = (int64_t)x->dims[0];
+  q->h = (int64_t)(x->dims[1] + pad[0] + pad[1]);
+  q->w = (int64_t)(x->dims[2] + pad[2] + pad[3]);
+  q->c_in = q->groups = (int64_t)x->dims[3];
+  q->c_out = (int64_t)(x->dims[3] * (n->p[11] / n->p[10]));
+  q->kh = n->p[4];
+  q->kw = n->p[5];
+  q->stride[0] = n->p[6];
+  q->stride[1] = n->p[7];
+  q->dil[0] = n->p[8];
+  q->dil[1] = n->p[9];
+  q->pad[0] = sym ? n->p[0] : 0;
+  q->pad[1] = sym ? n->p[3] : 0;
+  q->layout = PK_CONV_NCHW;
+  char msg[128];
+  if (pk_conv2d_geom_init(q, msg, sizeof msg) != PTERA_OK) return px_fail(g, PTERA_INVALID_ARGUMENT, "%s", msg);
+  if (!pk_conv2d_f32_supported(q))
+    return px_fail(g, PTERA_NOT_IMPLEMENTED, "a %zux%zu kernel is larger than the convolution kernels take",
+                   (size_t)q->kh, (size_t)q->kw);
+  return PTERA_OK;
+}
+
+ptera_status px_dwconv2d_need_ws(px_graph *g, const pf_xnn_node *n) {
+  pk_conv2d_geom q;
+  size_t pad[4];
+  ptera_status st = dw_geom(g, n, &q, pad);
+  if (st != PTERA_OK) return st;
+  size_t in, out, ws = pk_conv2d_f32_workspace(&q, px_threads(g));
+  if (ws == SIZE_MAX || !nchw_bytes(&q, &in, &out) || in > SIZE_MAX / 4 || out > SIZE_MAX / 4 || ws > SIZE_MAX / 4)
+    return px_need_ws(g, SIZE_MAX);
+  return px_need_ws(g, in + out + ws);
+}
+
 ptera_status px_dwconv2d_prepare(px_graph *g, const pf_xnn_node *n) {
+  pk_conv2d_geom q;
+  size_t pad[4];
+  ptera_status st = dw_geom(g, n, &q, pad);
+  if (st != PTERA_OK) return st;
   const px_value *w = &g->v[n->in[1]];
-  size_t taps = w->dims[1] * w->dims[2], OC = w->dims[3];
-  const ptera_allocator *a = g->arena.allocator ? g->arena.allocator : ptera_allocator_default();
-  float *r = a->alloc(a->user_data, OC * taps * sizeof(float), 64); /* reshape checked the size */
-  const float *wf = r ? px_const_f32(g, w) : NULL;
-  if (!wf) {
-    if (r) a->free(a->user_data, r);
-    return r ? PTERA_MEMORY_ALLOCATION_FAILED
-             : px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory rearranging a %zu-element filter",
-                       OC * taps);
-  }
+  const px_value *b = n->in[2] == PF_XNN_NONE ? NULL : &g->v[n->in[2]];
+  size_t OC = (size_t)q.c_out, taps = (size_t)(q.kh * q.kw);
+  dw_state *s = px_packed_alloc(g, sizeof *s);
+  s = s && (s->w = px_packed_alloc(g, OC * taps * sizeof(float))) ? s : NULL;
+  const float *wf = s ? px_const_f32(g, w) : NULL;
+  if (!wf) return PTERA_MEMORY_ALLOCATION_FAILED;
   for (size_t t = 0; t < taps; t++)
-    for (size_t oc = 0; oc < OC; oc++) r[oc * taps + t] = wf[t * OC + oc];
+    for (size_t oc = 0; oc < OC; oc++) s->w[oc * taps + t] = wf[t * OC + oc];
   px_f32_release(g, w, wf);
-  ptera_status st = px_conv2d_pack(g, n, r);
-  a->free(a->user_data, r);
-  return st;
+  size_t ps = pk_conv2d_f32_pack_size(&q);
+  if (ps == SIZE_MAX) return px_fail(g, PTERA_INVALID_PROGRAM, "packed filter size overflows");
+  if (ps) {
+    void *p = px_packed_alloc(g, ps);
+    if (!p) return PTERA_MEMORY_ALLOCATION_FAILED;
+    pk_conv2d_f32_pack(&q, s->w, p);
+    s->packed = p;
+  }
+  if (b) {
+    const float *bf = px_const_f32(g, b);
+    s->bias = bf ? px_packed_alloc(g, OC * sizeof(float)) : NULL;
+    if (s->bias) memcpy(s->bias, bf, OC * sizeof(float));
+    px_f32_release(g, b, bf);
+    if (!s->bias) return PTERA_MEMORY_ALLOCATION_FAILED;
+  }
+  g->state[g->cur] = s;
+  return PTERA_OK;
+}
+
+void px_dwconv2d_run(px_graph *g, const pf_xnn_node *n) {
+  pk_conv2d_geom q;
+  size_t pad[4];
+  if (dw_geom(g, n, &q, pad) != PTERA_OK) return; /* reshape checked it */
+  const px_value *x = &g->v[n->in[0]], *o = &g->v[n->out[0]];
+  const dw_state *s = g->state[g->cur];
+  size_t in, out;
+  if (!px_numel(o)) return; /* the scratch may be absent */
+  nchw_bytes(&q, &in, &out); /* reshape checked they fit */
+  float *xin = px_ws(g), *yout = (float *)((char *)xin + in);
+  void *ws = (char *)yout + out;
+  px_nhwc_to_nchw(x->data, x->dims[0], x->dims[1], x->dims[2], x->dims[3], pad, xin);
+  pk_conv2d_f32(&q, xin, s->w, s->packed, s->bias, yout, n->out_min, n->out_max, ws, px_kctx(g));
+  px_nchw_to_nhwc(yout, (size_t)q.n, (size_t)q.c_out, (size_t)q.oh, (size_t)q.ow, o->dims[1], o->dims[2], o->data);
 }

@@ -91,10 +91,10 @@ static inline ptera_kernel_ctx *px_kctx(px_graph *g) { return &g->kctx; }
 #define PX_ELEM_GRAIN ((size_t)16384)
 /* Bytes of an fp32 [a, b, c, d] array, rounded up to 64; false on overflow. */
 PT_FUNC bool px_f32_bytes4(size_t a, size_t b, size_t c, size_t d, size_t *out);
-/* Float layout copies (xnn_layout.c): NHWC -> NCHW; NCHW -> NHWC keeping
- * the first oh x ow of each plane; NHWC -> NHWC with zeros around each
- * image (pad t, b, l, r). */
-PT_FUNC void px_nhwc_to_nchw(const float *in, size_t n, size_t h, size_t w, size_t c, float *out);
+/* Float layout copies (xnn_layout.c). to_nchw and nhwc_pad pad each image
+ * with zeros (pad t, b, l, r); to_nhwc keeps the first oh x ow of each plane. */
+PT_FUNC void px_nhwc_to_nchw(const float *in, size_t n, size_t h, size_t w, size_t c, const size_t pad[4],
+                             float *out);
 PT_FUNC void px_nchw_to_nhwc(const float *in, size_t n, size_t c, size_t h, size_t w, size_t oh, size_t ow,
                              float *out);
 PT_FUNC void px_nhwc_pad(const float *in, size_t n, size_t h, size_t w, size_t c, const size_t pad[4], float *out);
@@ -139,10 +139,10 @@ PT_FUNC void px_softmax_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_conv2d_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_conv2d_prepare(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_conv2d_run(px_graph *g, const pf_xnn_node *n);
-/* Packs filters w ([C_out, kh, kw, C_in/groups]) and copies the bias into
- * the node's state (Conv2d and DepthwiseConv2d prepare). */
-PT_FUNC ptera_status px_conv2d_pack(px_graph *g, const pf_xnn_node *n, const float *w);
 PT_FUNC ptera_status px_dwconv2d_prepare(px_graph *g, const pf_xnn_node *n);
+PT_FUNC void px_dwconv2d_run(px_graph *g, const pf_xnn_node *n);
+/* The scratch DepthwiseConv2d takes at the current shapes (called by px_conv2d_reshape). */
+PT_FUNC ptera_status px_dwconv2d_need_ws(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_deconv2d_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_deconv2d_prepare(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_deconv2d_run(px_graph *g, const pf_xnn_node *n);

@@ -1,15 +1,17 @@
-/* Float layout copies: NHWC <-> NCHW around the NCHW transposed
- * convolution ConvTranspose2d uses, and the zero-padded NHWC copy of an
- * asymmetrically padded Conv2d / DepthwiseConv2d input. */
+/* Float layout copies: NHWC <-> NCHW around the NCHW convolution kernels
+ * (kernels/cpu/conv2d.h) that DepthwiseConv2d and ConvTranspose2d use, and
+ * the zero-padded NHWC copy of an asymmetrically padded Conv2d input. */
 #include "xnnpack/xnn.h"
 
-void px_nhwc_to_nchw(const float *in, size_t n, size_t h, size_t w, size_t c, float *out) {
+void px_nhwc_to_nchw(const float *in, size_t n, size_t h, size_t w, size_t c, const size_t pad[4], float *out) {
+  size_t ph = h + pad[0] + pad[1], pw = w + pad[2] + pad[3];
   for (size_t b = 0; b < n; b++) {
     const float *img = in + b * h * w * c;
-    float *o = out + b * c * h * w;
+    float *o = out + b * c * ph * pw;
+    if (pad[0] || pad[1] || pad[2] || pad[3]) memset(o, 0, c * ph * pw * sizeof *o);
     for (size_t y = 0; y < h; y++)
       for (size_t ch = 0; ch < c; ch++) {
-        float *orow = o + (ch * h + y) * w;
+        float *orow = o + (ch * ph + y + pad[0]) * pw + pad[2];
         const float *src = img + y * w * c + ch;
         for (size_t x = 0; x < w; x++) orow[x] = src[x * c];
       }

@@ -24,7 +24,7 @@ static bool quant_convert(const px_graph *g, const pf_xnn_node *n) {
 }
 
 BY_DTYPE(conv, quant_in, px_conv_quant_reshape, px_conv_quant_run, px_conv2d_reshape, px_conv2d_run)
-BY_DTYPE(dwconv, quant_in, px_conv_quant_reshape, px_conv_quant_run, px_conv2d_reshape, px_conv2d_run)
+BY_DTYPE(dwconv, quant_in, px_conv_quant_reshape, px_conv_quant_run, px_conv2d_reshape, px_dwconv2d_run)
 BY_DTYPE(deconv, quant_in, px_conv_quant_reshape, px_conv_quant_run, px_deconv2d_reshape, px_deconv2d_run)
 BY_DTYPE(binary, quant_in, px_binary_quant_reshape, px_binary_quant_run, px_binary_reshape, px_binary_run)
 BY_DTYPE(pool, quant_in, px_pool_quant_reshape, px_pool_quant_run, px_pool_reshape, px_pool_run)
