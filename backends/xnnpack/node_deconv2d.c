@@ -129,9 +129,10 @@ void px_deconv2d_run(px_graph *g, const pf_xnn_node *n) {
   nchw_bytes(&q, &in, &out); /* reshape checked they fit */
   float *xin = px_ws(g), *yout = (float *)((char *)xin + in);
   void *ws = (char *)yout + out;
-  px_nhwc_to_nchw(x->data, x->dims[0], x->dims[1], x->dims[2], x->dims[3], nopad, xin);
+  px_nhwc_to_nchw(x->data, x->dims[0], x->dims[1], x->dims[2], x->dims[3], nopad, xin, px_kctx(g));
   pk_conv2d_f32(&q, xin, s->w, NULL, s->bias, yout, n->out_min, n->out_max, ws, px_kctx(g));
-  px_nchw_to_nhwc(yout, (size_t)q.n, (size_t)q.c_out, (size_t)q.oh, (size_t)q.ow, o->dims[1], o->dims[2], o->data);
+  px_nchw_to_nhwc(yout, (size_t)q.n, (size_t)q.c_out, (size_t)q.oh, (size_t)q.ow, o->dims[1], o->dims[2], o->data,
+                  px_kctx(g));
 }
 
 

@@ -91,12 +91,14 @@ static inline ptera_kernel_ctx *px_kctx(px_graph *g) { return &g->kctx; }
 #define PX_ELEM_GRAIN ((size_t)16384)
 /* Bytes of an fp32 [a, b, c, d] array, rounded up to 64; false on overflow. */
 PT_FUNC bool px_f32_bytes4(size_t a, size_t b, size_t c, size_t d, size_t *out);
-/* NHWC <-> NCHW float copies (xnn_layout.c). to_nchw pads each image with
- * zeros (pad t, b, l, r); to_nhwc keeps the first oh x ow of each plane. */
+/* Float layout copies (xnn_layout.c). to_nchw and nhwc_pad pad each image
+ * with zeros (pad t, b, l, r); to_nhwc keeps the first oh x ow of each plane.
+ * The NHWC <-> NCHW copies split rows over ctx's threads. */
 PT_FUNC void px_nhwc_to_nchw(const float *in, size_t n, size_t h, size_t w, size_t c, const size_t pad[4],
-                             float *out);
+                             float *out, ptera_kernel_ctx *ctx);
 PT_FUNC void px_nchw_to_nhwc(const float *in, size_t n, size_t c, size_t h, size_t w, size_t oh, size_t ow,
-                             float *out);
+                             float *out, ptera_kernel_ctx *ctx);
+PT_FUNC void px_nhwc_pad(const float *in, size_t n, size_t h, size_t w, size_t c, const size_t pad[4], float *out);
 /* Sets out's shape; fails if it would exceed an internal value's buffer. */
 PT_FUNC ptera_status px_set_shape(px_graph *g, px_value *out, const size_t *dims, unsigned ndims);
 PT_FUNC ptera_status px_same_shape(px_graph *g, px_value *out, const px_value *in);
