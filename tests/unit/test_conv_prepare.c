@@ -115,19 +115,19 @@ static void exec_check(ptera_method *m, bool wconst) {
 }
 
 static void method_case(const uint8_t *file, size_t size, bool wconst, ptera_threadpool *pool) {
-  ptera_load_options lo = {0};
+  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
   lo.allocator = &eu_tracking;
   eu_live = eu_calls = eu_fail_at = 0;
   ptera_program *p = NULL;
   CHECK(ptera_program_load_buffer(file, size, &lo, &p) == PTERA_OK);
-  ptera_method_options mo = {0};
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.threadpool = pool;
   ptera_method *m = NULL;
   CHECK(p && ptera_method_create(p, "forward", &mo, &m) == PTERA_OK);
   if (m) {
     pk_conv2d_geom g = geom();
     size_t pack = pk_conv2d_f32_pack_size(&g), ws = pk_conv2d_f32_workspace(&g, ptera_threadpool_size(pool));
-    ptera_method_memory mem;
+    ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
     CHECK(pack > 0 && ws > 0 && ptera_method_get_memory(m, &mem) == PTERA_OK);
     if (wconst) {
       CHECK(mem.packed_bytes >= pack); /* the filters were packed at create */
@@ -147,7 +147,7 @@ static void method_case(const uint8_t *file, size_t size, bool wconst, ptera_thr
  * executes: every failure is MemoryAllocationFailed with a message and leaves
  * nothing live; the two inside prepare name the filters being packed. */
 static void alloc_failures(const uint8_t *file, size_t size) {
-  ptera_load_options lo = {0};
+  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
   lo.allocator = &eu_tracking;
   int in_prepare = 0, failures = 0;
   for (size_t n = 1; n < 10000; n++) {

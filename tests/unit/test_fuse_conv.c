@@ -204,8 +204,7 @@ static void hook(void *user, const ptera_instr_event *ev) {
 /* Creates and runs forward on x; the outputs go to out[0..noutputs). */
 static bool run(ptera_program *prog_, uint32_t flags, ptera_threadpool *pool, const float *x,
                 const int32_t *xs, size_t nx, float **out, size_t *nout, seen *s) {
-  ptera_method_options mo;
-  memset(&mo, 0, sizeof mo);
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.flags = flags;
   mo.threadpool = pool;
   ptera_method *m = NULL;
@@ -354,8 +353,7 @@ static void alloc_failures(void) {
   for (size_t n = 1; prog_ && n < 200; n++) {
     eu_live = eu_calls = 0;
     eu_fail_at = n;
-    ptera_method_options mo;
-    memset(&mo, 0, sizeof mo);
+    ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
     mo.allocator = &eu_tracking;
     ptera_method *m = NULL;
     ptera_status st = ptera_method_create(prog_, "forward", &mo, &m);

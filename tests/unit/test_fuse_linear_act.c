@@ -65,8 +65,7 @@ static void hook(void *user, const ptera_instr_event *ev) {
 
 static bool run(ptera_program *p, uint32_t flags, ptera_threadpool *pool, const float *x,
                 const int32_t *xs, size_t nx, float **out, size_t *nout, size_t nouts, seen *s) {
-  ptera_method_options mo;
-  memset(&mo, 0, sizeof mo);
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.flags = flags;
   mo.threadpool = pool;
   ptera_method *m = NULL;

@@ -83,8 +83,7 @@ static void runs(const uint8_t *file, size_t size, const float *x, size_t nx, co
   run(file, size, NULL, x, nx, want, n);
   ptera_threadpool *pool = NULL;
   CHECK(ptera_threadpool_create(2, NULL, &pool) == PTERA_OK);
-  ptera_method_options o;
-  memset(&o, 0, sizeof o);
+  ptera_method_options o = PTERA_METHOD_OPTIONS_INIT;
   o.threadpool = pool;
   run(file, size, &o, x, nx, want, n);
   ptera_threadpool_destroy(pool);
@@ -178,8 +177,7 @@ static void test_conv(void) {
     runs(file, size, x, H * W * C, want, H * W * O);
     /* an explicit temp arena smaller than the delegate's scratch fails at create */
     ptera_program *prog = eu_load(file, size);
-    ptera_method_options o;
-    memset(&o, 0, sizeof o);
+    ptera_method_options o = PTERA_METHOD_OPTIONS_INIT;
     o.temp_size = 64;
     ptera_method *m = NULL;
     CHECK(prog && ptera_method_create(prog, "forward", &o, &m) == PTERA_OUT_OF_RESOURCES);

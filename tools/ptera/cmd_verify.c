@@ -23,8 +23,7 @@ static bool run_case(ptera_bundled *b, size_t s, size_t c, double rtol, double a
                      uint32_t flags) {
   const char *name = ptera_bundled_suite_method(b, s);
   ptera_method *m;
-  ptera_method_options mo;
-  memset(&mo, 0, sizeof mo);
+  ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.flags = flags;
   ptera_status st = ptera_method_create(ptera_bundled_program(b), name, &mo, &m);
   const char *why = NULL;
