@@ -9,7 +9,7 @@
 #   src/runtime           ptera_runtime           core, format, runtime, kernels/fused/fused.h
 #   src/platform          ptera_platform          src/ (files: POSIX or none)
 #   kernels/<library>     ptera_kernels_<library> core, kernels/ (the kernel libraries)
-#   backends/xnnpack      ptera_backend_xnnpack   core, format, kernels/, backends/
+#   backends/xnnpack      ptera_backend_xnnpack   core, format, runtime/kernel_ctx.h, kernels/, backends/
 #   compiler              ptera_compiler          core, format, runtime, kernels/, compiler/
 #   kernels/builtin.c     ptera_table             the kernel table the runtime is handed
 #   backends/builtin_*.c  ptera_backend_table     the backend table the runtime is handed

@@ -42,7 +42,8 @@
  * with its macro) or smaller than the struct's first version gives
  * InvalidArgument. */
 #if defined(__cplusplus)
-#define PTERA_STRUCT_INIT(type) {sizeof(type)}
+/* C++: a zeroed struct with its size (no missing-initializer warning before C++20). */
+#define PTERA_STRUCT_INIT(type) ([] { type s_{}; s_.struct_size = sizeof(type); return s_; }())
 #else
 #define PTERA_STRUCT_INIT(type) {.struct_size = sizeof(type)}
 #endif

@@ -87,7 +87,8 @@ class _IOInfo(_Sized):
 class _MethodOptions(_Sized):
     _fields_ = [("struct_size", ctypes.c_size_t), ("allocator", ctypes.c_void_p),
                 ("planned_buffers", ctypes.c_void_p), ("num_planned_buffers", ctypes.c_size_t),
-                ("temp_size", ctypes.c_size_t), ("threadpool", ctypes.c_void_p)]
+                ("temp_size", ctypes.c_size_t), ("threadpool", ctypes.c_void_p),
+                ("flags", ctypes.c_uint32)]
 
 
 _lib = None

@@ -13,7 +13,7 @@
 /* The first version of each sized struct (ptera/export.h): the smallest
  * struct_size the library accepts. Fixed forever once released. */
 #define PR_LOAD_OPTIONS_V1_SIZE PT_SIZE_THROUGH(ptera_load_options, max_instructions)
-#define PR_METHOD_OPTIONS_V1_SIZE PT_SIZE_THROUGH(ptera_method_options, threadpool)
+#define PR_METHOD_OPTIONS_V1_SIZE PT_SIZE_THROUGH(ptera_method_options, flags)
 #define PR_METHOD_INFO_V1_SIZE PT_SIZE_THROUGH(ptera_method_info, num_values)
 #define PR_IO_INFO_V1_SIZE PT_SIZE_THROUGH(ptera_io_info, nbytes)
 #define PR_METHOD_MEMORY_V1_SIZE PT_SIZE_THROUGH(ptera_method_memory, packed_bytes)

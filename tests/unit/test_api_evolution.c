@@ -87,7 +87,7 @@ static void test_method_options(ptera_program *p) {
 }
 
 static void test_info_structs(ptera_program *p) {
-  ptera_method_info zeroed;
+  ptera_method_info zeroed = PTERA_METHOD_INFO_INIT;
   memset(&zeroed, 0, sizeof zeroed);
   CHECK(ptera_program_method_info(p, "forward", &zeroed) == PTERA_INVALID_ARGUMENT);
 
