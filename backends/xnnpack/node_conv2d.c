@@ -7,16 +7,27 @@
  * layout PK_CONV_NHWC) with the filters packed once at init; its filter
  * layout [C_out, kh, kw, C_in/g] is Conv2d's own. The kernel pads
  * symmetrically; asymmetric padding is written into a zero-padded NHWC copy
- * of the input in the scratch, convolved unpadded. DepthwiseConv2d stays on
- * the NCHW dwconv micro-kernels between layout copies: the NHWC depthwise
- * loop is slower than both together. */
+ * of the input in the scratch, convolved unpadded. Where the NCHW layout has
+ * a faster path (Winograd, pixels as rows), Conv2d takes the NCHW route of
+ * node_dwconv2d.c instead, chosen at init. DepthwiseConv2d always takes that
+ * route (the dwconv micro-kernels between layout copies: the NHWC depthwise
+ * loop is slower than both together). */
 #include "cpu/conv2d.h"
 #include "xnnpack/xnn.h"
 
 typedef struct conv_state {
   const void *packed; /* pk_conv2d_f32_pack of the filters */
   float *bias;        /* fp32, or NULL */
+  void *nchw;         /* the NCHW route's state (node_dwconv2d.c), or NULL */
 } conv_state;
+
+/* Whether node n runs through the NCHW route: decided at init (before its
+ * state exists, at the stored shapes), then kept. */
+static bool nchw_route(px_graph *g, const pf_xnn_node *n) {
+  if (n->kind == PF_XNN_DEPTHWISE_CONV2D) return true;
+  const conv_state *s = g->sizing ? NULL : g->state[g->cur];
+  return s ? s->nchw != NULL : px_conv_nchw_wins(g, n);
+}
 
 static bool symmetric(const pf_xnn_node *n) { return n->p[0] == n->p[2] && n->p[1] == n->p[3]; }
 
@@ -85,7 +96,7 @@ ptera_status px_conv2d_reshape(px_graph *g, const pf_xnn_node *n) {
   size_t dims[4] = {x->dims[0], (size_t)q.oh, (size_t)q.ow, OC};
   st = px_set_shape(g, o, dims, 4);
   if (st != PTERA_OK) return st;
-  if (dw) return px_dwconv2d_need_ws(g, n);
+  if (nchw_route(g, n)) return px_dwconv2d_need_ws(g, n);
   size_t pb, ws = pk_conv2d_f32_workspace(&q, px_threads(g));
   if (ws == SIZE_MAX || !pad_bytes(n, &q, &pb) || pb > SIZE_MAX - ws) return px_need_ws(g, SIZE_MAX);
   return px_need_ws(g, pb + ws);
@@ -106,6 +117,7 @@ static ptera_status conv_pack(px_graph *g, const pf_xnn_node *n, const float *w)
   pk_conv2d_f32_pack(&q, w, p);
   s->packed = p;
   s->bias = NULL;
+  s->nchw = NULL;
   if (b) {
     const float *bf = px_const_f32(g, b);
     s->bias = bf ? px_packed_alloc(g, OC * sizeof(float)) : NULL;
@@ -118,6 +130,14 @@ static ptera_status conv_pack(px_graph *g, const pf_xnn_node *n, const float *w)
 }
 
 ptera_status px_conv2d_prepare(px_graph *g, const pf_xnn_node *n) {
+  if (px_conv_nchw_wins(g, n)) {
+    conv_state *s = px_packed_alloc(g, sizeof *s);
+    ptera_status st = s ? px_dwconv2d_prepare(g, n) : PTERA_MEMORY_ALLOCATION_FAILED;
+    if (st != PTERA_OK) return st;
+    *s = (conv_state){NULL, NULL, g->state[g->cur]};
+    g->state[g->cur] = s;
+    return PTERA_OK;
+  }
   const px_value *w = &g->v[n->in[1]];
   const float *wf = px_const_f32(g, w);
   if (!wf) return PTERA_MEMORY_ALLOCATION_FAILED;
@@ -127,6 +147,13 @@ ptera_status px_conv2d_prepare(px_graph *g, const pf_xnn_node *n) {
 }
 
 void px_conv2d_run(px_graph *g, const pf_xnn_node *n) {
+  conv_state *cs = g->state[g->cur];
+  if (cs->nchw) {
+    g->state[g->cur] = cs->nchw; /* the route reads its own state */
+    px_dwconv2d_run(g, n);
+    g->state[g->cur] = cs;
+    return;
+  }
   pk_conv2d_geom q;
   if (conv_geom(g, n, &q) != PTERA_OK) return; /* reshape checked it */
   const px_value *x = &g->v[n->in[0]], *o = &g->v[n->out[0]];

@@ -154,6 +154,9 @@ PT_FUNC ptera_status px_dwconv2d_prepare(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_dwconv2d_run(px_graph *g, const pf_xnn_node *n);
 /* The scratch DepthwiseConv2d takes at the current shapes (called by px_conv2d_reshape). */
 PT_FUNC ptera_status px_dwconv2d_need_ws(px_graph *g, const pf_xnn_node *n);
+/* Whether Conv2d n at the current shapes runs faster through the NCHW route
+ * of node_dwconv2d.c (the px_dwconv2d_* functions take Conv2d nodes too). */
+PT_FUNC bool px_conv_nchw_wins(const px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_deconv2d_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_deconv2d_prepare(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_deconv2d_run(px_graph *g, const pf_xnn_node *n);
