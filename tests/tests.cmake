@@ -162,6 +162,14 @@ add_test(NAME example_custom_kernel
                  $<TARGET_FILE:make_custom_op_pte> $<TARGET_FILE:example_custom_kernel>
                  ${PROJECT_BINARY_DIR}/custom_kernel_scratch)
 
+# examples/c_api/caller_memory.c: corpus programs run from one caller-owned
+# block sized by the memory queries, outputs against ExecuTorch's.
+add_executable(example_caller_memory ${PROJECT_SOURCE_DIR}/examples/c_api/caller_memory.c)
+target_link_libraries(example_caller_memory PRIVATE ptera_shared)
+add_test(NAME example_caller_memory
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/caller_memory.py
+                 $<TARGET_FILE:example_caller_memory> ${PTERA_CORPUS_DIR} ${PROJECT_BINARY_DIR}/caller_memory_scratch)
+
 # `ptera compile` progress: on a terminal only (tests/cli/progress.py).
 add_test(NAME cli_progress
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/progress.py $<TARGET_FILE:ptera>
