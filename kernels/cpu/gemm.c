@@ -207,7 +207,8 @@ static void run_small(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
       if (g->b.packed) {
         t.b = packed_data(g->b.packed) + (j / NR) * K * NR + pc * NR;
       } else {
-        pack_panels(g->b.ptr + j * g->b.s_c + pc * g->b.s_r, g->b.s_c, g->b.s_r, t.nr, t.kc, NR, ws);
+        if (t.kc) /* K == 0: nothing to pack, and the operand may be NULL */
+          pack_panels(g->b.ptr + j * g->b.s_c + pc * g->b.s_r, g->b.s_c, g->b.s_r, t.nr, t.kc, NR, ws);
         t.b = ws;
       }
       for (size_t i = 0; i < g->M; i++) {
@@ -216,7 +217,7 @@ static void run_small(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
           t.a = packed_data(g->a.packed) + (i / MR) * K * MR + pc * MR + i % MR;
           t.a_stride = MR;
         } else {
-          t.a = g->a.ptr + i * g->a.s_r + pc * g->a.s_c;
+          t.a = t.kc ? g->a.ptr + i * g->a.s_r + pc * g->a.s_c : g->a.ptr; /* read only for K > 0 */
           t.a_stride = g->a.s_c;
         }
         t.c = g->c + i * g->ldc + j;
@@ -252,7 +253,8 @@ static void run_block(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
         bstride = K * NR;
         boff = pc * NR;
       } else {
-        pack_panels(g->b.ptr + jc * g->b.s_c + pc * g->b.s_r, g->b.s_c, g->b.s_r, nc, kc, NR, wb);
+        if (kc) /* K == 0: nothing to pack, and the operand may be NULL */
+          pack_panels(g->b.ptr + jc * g->b.s_c + pc * g->b.s_r, g->b.s_c, g->b.s_r, nc, kc, NR, wb);
         bblk = wb;
         bstride = kc * NR;
         boff = 0;
@@ -269,7 +271,7 @@ static void run_block(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
           astride = K * MR;
           aoff = pc * MR;
         } else {
-          pack_panels(g->a.ptr + ic * g->a.s_r + pc * g->a.s_c, g->a.s_r, g->a.s_c, mc, kc, MR, wa);
+          if (kc) pack_panels(g->a.ptr + ic * g->a.s_r + pc * g->a.s_c, g->a.s_r, g->a.s_c, mc, kc, MR, wa);
           ablk = wa;
           astride = kc * MR;
           aoff = 0;
