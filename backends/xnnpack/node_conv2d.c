@@ -118,13 +118,7 @@ static ptera_status conv_pack(px_graph *g, const pf_xnn_node *n, const float *w)
   s->packed = p;
   s->bias = NULL;
   s->nchw = NULL;
-  if (b) {
-    const float *bf = px_const_f32(g, b);
-    s->bias = bf ? px_packed_alloc(g, OC * sizeof(float)) : NULL;
-    if (s->bias) memcpy(s->bias, bf, OC * sizeof(float));
-    px_f32_release(g, b, bf);
-    if (!s->bias) return PTERA_MEMORY_ALLOCATION_FAILED;
-  }
+  if (b && !(s->bias = px_const_f32_copy(g, b, OC))) return PTERA_MEMORY_ALLOCATION_FAILED;
   g->state[g->cur] = s;
   return PTERA_OK;
 }

@@ -107,13 +107,7 @@ ptera_status px_deconv2d_prepare(px_graph *g, const pf_xnn_node *n) {
         for (size_t i = 0; i < gic; i++)
           s->w[((grp * gic + i) * goc + o) * taps + t] = wf[((grp * goc + o) * taps + t) * gic + i];
   px_f32_release(g, w, wf);
-  if (b) {
-    const float *bf = px_const_f32(g, b);
-    s->bias = bf ? px_packed_alloc(g, OC * sizeof(float)) : NULL;
-    if (s->bias) memcpy(s->bias, bf, OC * sizeof(float));
-    px_f32_release(g, b, bf);
-    if (!s->bias) return PTERA_MEMORY_ALLOCATION_FAILED;
-  }
+  if (b && !(s->bias = px_const_f32_copy(g, b, OC))) return PTERA_MEMORY_ALLOCATION_FAILED;
   g->state[g->cur] = s;
   return PTERA_OK;
 }

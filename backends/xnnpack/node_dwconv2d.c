@@ -119,13 +119,7 @@ ptera_status px_dwconv2d_prepare(px_graph *g, const pf_xnn_node *n) {
     pk_conv2d_f32_pack(&q, s->w, p);
     s->packed = p;
   }
-  if (b) {
-    const float *bf = px_const_f32(g, b);
-    s->bias = bf ? px_packed_alloc(g, OC * sizeof(float)) : NULL;
-    if (s->bias) memcpy(s->bias, bf, OC * sizeof(float));
-    px_f32_release(g, b, bf);
-    if (!s->bias) return PTERA_MEMORY_ALLOCATION_FAILED;
-  }
+  if (b && !(s->bias = px_const_f32_copy(g, b, OC))) return PTERA_MEMORY_ALLOCATION_FAILED;
   g->state[g->cur] = s;
   return PTERA_OK;
 }

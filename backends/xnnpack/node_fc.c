@@ -80,13 +80,7 @@ ptera_status px_fc_prepare(px_graph *g, const pf_xnn_node *n) {
     px_f32_release(g, w, wf);
     s->packed = p;
   }
-  if (b) {
-    const float *bf = px_const_f32(g, b);
-    s->bias = bf ? px_packed_alloc(g, N * sizeof(float)) : NULL;
-    if (s->bias) memcpy(s->bias, bf, N * sizeof(float));
-    px_f32_release(g, b, bf);
-    if (!s->bias) return PTERA_MEMORY_ALLOCATION_FAILED;
-  }
+  if (b && !(s->bias = px_const_f32_copy(g, b, N))) return PTERA_MEMORY_ALLOCATION_FAILED;
   g->state[g->cur] = s;
   return PTERA_OK;
 }

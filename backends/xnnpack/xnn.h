@@ -84,6 +84,9 @@ PT_FUNC void *px_packed_alloc(px_graph *g, size_t bytes);
  * the caller releases with px_f32_release. NULL when out of memory. */
 PT_FUNC const float *px_const_f32(px_graph *g, const px_value *v);
 PT_FUNC void px_f32_release(px_graph *g, const px_value *v, const float *p);
+/* The first n elements of constant v as fp32, copied into packed memory the
+ * delegate owns (a bias kept for the node's run); NULL when out of memory. */
+PT_FUNC float *px_const_f32_copy(px_graph *g, const px_value *v, size_t n);
 /* Threads the kernels split work over, the caller included. */
 static inline size_t px_threads(const px_graph *g) { return g->nthreads; }
 static inline ptera_kernel_ctx *px_kctx(px_graph *g) { return &g->kctx; }

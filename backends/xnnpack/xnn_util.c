@@ -103,6 +103,14 @@ void *px_packed_alloc(px_graph *g, size_t bytes) {
   return p;
 }
 
+float *px_const_f32_copy(px_graph *g, const px_value *v, size_t n) {
+  const float *f = px_const_f32(g, v);
+  float *copy = f ? px_packed_alloc(g, n * sizeof(float)) : NULL;
+  if (copy) memcpy(copy, f, n * sizeof(float));
+  px_f32_release(g, v, f);
+  return copy;
+}
+
 const float *px_const_f32(px_graph *g, const px_value *v) {
   if (v->dt == PF_XNN_DT_FP32) return v->data;
   const ptera_allocator *a = g->arena.allocator ? g->arena.allocator : ptera_allocator_default();
