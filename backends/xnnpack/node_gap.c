@@ -2,12 +2,9 @@
  * NHWC); KEEP_DIMS keeps them as 1. fp32, then clamp. */
 #include "xnnpack/xnn.h"
 
-ptera_status px_gap_reshape(px_graph *g, const pf_xnn_node *n) {
+ptera_status px_gap_set_shape(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]];
   px_value *o = &g->v[n->out[0]];
-  ptera_status st = px_want_float(g, x, "input");
-  if (st == PTERA_OK) st = px_want_float(g, o, "output");
-  if (st != PTERA_OK) return st;
   if (x->ndims < 3) return px_fail(g, PTERA_INVALID_ARGUMENT, "input has rank %u (at least 3)", (unsigned)x->ndims);
   size_t dims[PF_XNN_MAX_DIMS];
   unsigned r = x->ndims;
@@ -19,6 +16,15 @@ ptera_status px_gap_reshape(px_graph *g, const pf_xnn_node *n) {
     r -= 2;
   }
   return px_set_shape(g, o, dims, r);
+}
+
+ptera_status px_gap_reshape(px_graph *g, const pf_xnn_node *n) {
+  const px_value *x = &g->v[n->in[0]];
+  px_value *o = &g->v[n->out[0]];
+  ptera_status st = px_want_float(g, x, "input");
+  if (st == PTERA_OK) st = px_want_float(g, o, "output");
+  if (st != PTERA_OK) return st;
+  return px_gap_set_shape(g, n);
 }
 
 void px_gap_run(px_graph *g, const pf_xnn_node *n) {

@@ -16,17 +16,7 @@ ptera_status px_gap_quant_reshape(px_graph *g, const pf_xnn_node *n) {
     st = px_fail(g, PTERA_NOT_IMPLEMENTED, "output datatype %s differs from the input's %s", pf_xnn_dtype_name(o->dt),
                  pf_xnn_dtype_name(x->dt));
   if (st != PTERA_OK) return st;
-  if (x->ndims < 3) return px_fail(g, PTERA_INVALID_ARGUMENT, "input has rank %u (at least 3)", (unsigned)x->ndims);
-  size_t dims[PF_XNN_MAX_DIMS];
-  unsigned r = x->ndims;
-  memcpy(dims, x->dims, sizeof dims);
-  if (n->flags & PF_XNN_FLAG_KEEP_DIMS) {
-    dims[r - 3] = dims[r - 2] = 1;
-  } else {
-    dims[r - 3] = dims[r - 1];
-    r -= 2;
-  }
-  return px_set_shape(g, o, dims, r);
+  return px_gap_set_shape(g, n);
 }
 
 void px_gap_quant_run(px_graph *g, const pf_xnn_node *n) {

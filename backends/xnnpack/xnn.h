@@ -173,6 +173,9 @@ PT_FUNC ptera_status px_bmm_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_bmm_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_pool_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_pool_run(px_graph *g, const pf_xnn_node *n);
+/* GlobalAvgPooling2d's output shape from its input (either datatype):
+ * H and W pooled away, or kept as 1 with the keep-dims flag. */
+PT_FUNC ptera_status px_gap_set_shape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_gap_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_gap_run(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_resize_reshape(px_graph *g, const pf_xnn_node *n);
