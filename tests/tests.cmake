@@ -88,10 +88,9 @@ add_test(NAME cli_ops_used
 # A selective kernel table (what -DPTERA_SELECTED_OPS builds, kernels/selected_ops.cmake):
 # the CLI linked with only the operators of tests/cli/selected_ops.txt.
 ptera_add_op_table(ptera_table_selected ${PROJECT_SOURCE_DIR}/tests/cli/selected_ops.txt)
-add_executable(ptera_selected ${PTERA_CLI_SOURCES} ${PTERA_LAYER_OBJECTS}
+add_executable(ptera_selected ${PTERA_CLI_OBJECTS} ${PTERA_LAYER_OBJECTS}
                               $<TARGET_OBJECTS:ptera_table_selected>)
-target_include_directories(ptera_selected PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include ${PROJECT_SOURCE_DIR}/src
-                                                  ${PROJECT_SOURCE_DIR}/kernels ${PROJECT_SOURCE_DIR}/compiler)
+set_target_properties(ptera_selected PROPERTIES LINKER_LANGUAGE C)
 target_link_libraries(ptera_selected PRIVATE m ${PTERA_THREAD_LIBS})
 target_link_options(ptera_selected PRIVATE -Wl,--gc-sections)
 add_test(NAME selected_ops

@@ -9,6 +9,14 @@ void pt_err_clear(pt_err *e) {
   e->msg[0] = '\0';
 }
 
+void pt_err_copy(const pt_err *e, char *buf, size_t cap) {
+  if (!buf || !cap) return;
+  size_t n = e->status == PTERA_OK ? 0 : strnlen(e->msg, sizeof e->msg);
+  if (n > cap - 1) n = cap - 1;
+  memcpy(buf, e->msg, n);
+  buf[n] = '\0';
+}
+
 #if PTERA_STRIP_MESSAGES
 
 ptera_status pt_fail_status(pt_err *e, ptera_status status) {
