@@ -161,6 +161,21 @@ add_test(NAME example_custom_kernel
                  $<TARGET_FILE:make_custom_op_pte> $<TARGET_FILE:example_custom_kernel>
                  ${PROJECT_BINARY_DIR}/custom_kernel_scratch)
 
+# examples/c_api/custom_backend.c in the tree: a backend registered through
+# the public API runs a program's DelegateCall (the program written by
+# tests/install/make_custom_backend_pte.c), its output checked against the
+# formula (tests/install/custom_backend.py).
+add_executable(make_custom_backend_pte ${PROJECT_SOURCE_DIR}/tests/install/make_custom_backend_pte.c
+               ${PROJECT_SOURCE_DIR}/tests/support/emit_util.c ${PROJECT_SOURCE_DIR}/tests/support/check.c)
+target_include_directories(make_custom_backend_pte PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+target_link_libraries(make_custom_backend_pte PRIVATE ptera_static)
+add_executable(example_custom_backend ${PROJECT_SOURCE_DIR}/examples/c_api/custom_backend.c)
+target_link_libraries(example_custom_backend PRIVATE ptera_shared)
+add_test(NAME example_custom_backend
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/custom_backend.py
+                 $<TARGET_FILE:make_custom_backend_pte> $<TARGET_FILE:example_custom_backend>
+                 ${PROJECT_BINARY_DIR}/custom_backend_scratch)
+
 # examples/c_api/caller_memory.c: corpus programs run from one caller-owned
 # block sized by the memory queries, outputs against ExecuTorch's.
 add_executable(example_caller_memory ${PROJECT_SOURCE_DIR}/examples/c_api/caller_memory.c)
