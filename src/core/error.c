@@ -11,8 +11,9 @@ void pt_err_clear(pt_err *e) {
 
 void pt_err_copy(const pt_err *e, char *buf, size_t cap) {
   if (!buf || !cap) return;
-  size_t n = e->status == PTERA_OK ? 0 : strnlen(e->msg, sizeof e->msg);
-  if (n > cap - 1) n = cap - 1;
+  size_t n = 0;
+  if (e->status != PTERA_OK)
+    while (n < cap - 1 && n < sizeof e->msg && e->msg[n]) n++;
   memcpy(buf, e->msg, n);
   buf[n] = '\0';
 }
