@@ -105,6 +105,11 @@ add_test(NAME selected_ops
 add_test(NAME cli_hostile_output
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/hostile_output.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
+# `ptera inspect --json` (the public inspection API underneath) against the
+# corpus's flatc dumps (tests/cli/inspect_flatc.py).
+add_test(NAME cli_inspect_flatc
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/inspect_flatc.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})
 add_test(NAME cli_options
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/options.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
