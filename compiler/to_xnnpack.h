@@ -35,7 +35,7 @@
  * Delegate inputs and outputs are NCHW (contiguous), like the CPU's tensors.
  *
  * Weights are named data keyed by the lowercase SHA-256 hex of their (laid
- * out) bytes, XNNPACK.md §4.3; the blob refers to them by key. */
+ * out) bytes, docs/XNNPACK.md §4.3; the blob refers to them by key. */
 #ifndef PTERA_COMPILER_TO_XNNPACK_H
 #define PTERA_COMPILER_TO_XNNPACK_H
 

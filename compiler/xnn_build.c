@@ -302,7 +302,7 @@ static int32_t quantized_filter(xb *b, int32_t w, bool transposed) {
 }
 
 /* x (blob value in) converted to a qdint8 value quantized per row at run
- * time (XNNPACK.md 6.4). */
+ * time (docs/XNNPACK.md 6.4). */
 static int32_t dynamic_quant(xb *b, int32_t x, int32_t in) {
   int32_t id = new_value(b, tensor_of(b->g, x), NCHW);
   pc_xnn_node_desc *n = id < 0 ? NULL : new_node(b, PF_XNN_CONVERT);

@@ -88,10 +88,9 @@ add_test(NAME cli_ops_used
 # A selective kernel table (what -DPTERA_SELECTED_OPS builds, kernels/selected_ops.cmake):
 # the CLI linked with only the operators of tests/cli/selected_ops.txt.
 ptera_add_op_table(ptera_table_selected ${PROJECT_SOURCE_DIR}/tests/cli/selected_ops.txt)
-add_executable(ptera_selected ${PTERA_CLI_SOURCES} ${PTERA_LAYER_OBJECTS}
+add_executable(ptera_selected ${PTERA_CLI_OBJECTS} ${PTERA_LAYER_OBJECTS}
                               $<TARGET_OBJECTS:ptera_table_selected>)
-target_include_directories(ptera_selected PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include ${PROJECT_SOURCE_DIR}/src
-                                                  ${PROJECT_SOURCE_DIR}/kernels ${PROJECT_SOURCE_DIR}/compiler)
+set_target_properties(ptera_selected PROPERTIES LINKER_LANGUAGE C)
 target_link_libraries(ptera_selected PRIVATE m ${PTERA_THREAD_LIBS})
 target_link_options(ptera_selected PRIVATE -Wl,--gc-sections)
 add_test(NAME selected_ops
@@ -105,6 +104,11 @@ add_test(NAME selected_ops
 # docs/inspect.schema.json. Also every bad numeric option is a usage error.
 add_test(NAME cli_hostile_output
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/hostile_output.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})
+# `ptera inspect --json` (the public inspection API underneath) against the
+# corpus's flatc dumps (tests/cli/inspect_flatc.py).
+add_test(NAME cli_inspect_flatc
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/inspect_flatc.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
 add_test(NAME cli_options
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/options.py $<TARGET_FILE:ptera>
@@ -161,6 +165,21 @@ add_test(NAME example_custom_kernel
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/custom_kernel.py
                  $<TARGET_FILE:make_custom_op_pte> $<TARGET_FILE:example_custom_kernel>
                  ${PROJECT_BINARY_DIR}/custom_kernel_scratch)
+
+# examples/c_api/custom_backend.c in the tree: a backend registered through
+# the public API runs a program's DelegateCall (the program written by
+# tests/install/make_custom_backend_pte.c), its output checked against the
+# formula (tests/install/custom_backend.py).
+add_executable(make_custom_backend_pte ${PROJECT_SOURCE_DIR}/tests/install/make_custom_backend_pte.c
+               ${PROJECT_SOURCE_DIR}/tests/support/emit_util.c ${PROJECT_SOURCE_DIR}/tests/support/check.c)
+target_include_directories(make_custom_backend_pte PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+target_link_libraries(make_custom_backend_pte PRIVATE ptera_static)
+add_executable(example_custom_backend ${PROJECT_SOURCE_DIR}/examples/c_api/custom_backend.c)
+target_link_libraries(example_custom_backend PRIVATE ptera_shared)
+add_test(NAME example_custom_backend
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/custom_backend.py
+                 $<TARGET_FILE:make_custom_backend_pte> $<TARGET_FILE:example_custom_backend>
+                 ${PROJECT_BINARY_DIR}/custom_backend_scratch)
 
 # examples/c_api/caller_memory.c: corpus programs run from one caller-owned
 # block sized by the memory queries, outputs against ExecuTorch's.

@@ -1,4 +1,4 @@
-/* Conv2d on NHWC float (XNNPACK.md §7, §8), and the shape checks it shares
+/* Conv2d on NHWC float (docs/XNNPACK.md §7, §8), and the shape checks it shares
  * with DepthwiseConv2d (node_dwconv2d.c). Field p[]: padding t,r,b,l;
  * kernel h,w; subsampling (stride) h,w; dilation h,w; group input/output
  * channels; groups.

@@ -1,4 +1,4 @@
-/* Convert fp32 -> qdint8, dynamic quantization per row (XNNPACK.md §6.4):
+/* Convert fp32 -> qdint8, dynamic quantization per row (docs/XNNPACK.md §6.4):
  * each row's parameters come from its min/max (XNNPACK's asymmetric
  * formula, fp32 throughout),
  *   rmin = min(0, min), rmax = max(0, max)

@@ -1,4 +1,4 @@
-/* The NCHW route of the NHWC float convolutions (XNNPACK.md §8): the shared
+/* The NCHW route of the NHWC float convolutions (docs/XNNPACK.md §8): the shared
  * NCHW convolution (kernels/cpu/conv2d.h) between NHWC <-> NCHW copies in the
  * scratch; asymmetric padding is written into the NCHW copy.
  *   DepthwiseConv2d always (the dwconv micro-kernels, or the grouped product

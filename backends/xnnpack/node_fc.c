@@ -1,7 +1,7 @@
 /* FullyConnected, float: input [..., ic] -> output [..., oc], y = x W^T + b
  * (W [oc, ic]; flag TRANSPOSE_WEIGHTS: W [ic, oc]), then clamp; on the
  * shared GEMM (kernels/cpu/gemm.h) with W packed once at init. fp16/bf16
- * values are computed in fp32 (XNNPACK.md §8: bf16 in fp32, bias fp32). */
+ * values are computed in fp32 (docs/XNNPACK.md §8: bf16 in fp32, bias fp32). */
 #include <math.h>
 
 #include "cpu/gemm.h"

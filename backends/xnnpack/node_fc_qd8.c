@@ -1,4 +1,4 @@
-/* FullyConnected with a dynamically quantized qdint8 input (XNNPACK.md
+/* FullyConnected with a dynamically quantized qdint8 input (docs/XNNPACK.md
  * §6.4): filter qcint8 (zero point 0) or qcint4 (zero point 8) with one
  * scale per output channel, or qbint4 blockwise (zero point 8, bf16 scales
  * per block of group_size inputs, §6.3); bias fp32 or none; output fp32.

@@ -1,4 +1,4 @@
-/* AvgPooling2d, MaxPooling2d, ArgMaxPooling2d on NHWC fp32 (XNNPACK.md §8).
+/* AvgPooling2d, MaxPooling2d, ArgMaxPooling2d on NHWC fp32 (docs/XNNPACK.md §8).
  * p[]: padding t,r,b,l; pooling h,w; stride h,w; dilation h,w (ArgMax: only
  * padding and pooling size; stride = pooling size). */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Elementwise unary nodes on fp32 (XNNPACK.md §8): Clamp, Sigmoid, Tanh,
+/* Elementwise unary nodes on fp32 (docs/XNNPACK.md §8): Clamp, Sigmoid, Tanh,
  * Exp, Log, Sin, Cos, Floor, Ceiling, SquareRoot, ReciprocalSquareRoot,
  * Negate, Square, Abs, Hardswish, Gelu (exact erf form), ELU, LeakyReLU;
  * split over the thread pool. */

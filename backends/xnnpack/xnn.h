@@ -1,6 +1,6 @@
 /* XnnpackBackend internals: the runtime graph built at init from a decoded
  * XNNGraph (format/xnngraph.h), shape propagation and per-node compute on
- * ptera's own kernels (XNNPACK.md §7-§9). Prefix px_.
+ * ptera's own kernels (docs/XNNPACK.md §7-§9). Prefix px_.
  *
  * Each node family lives in its own file and provides a reshape function
  * (checks datatypes and input shapes, sets the output shapes and the

@@ -1,6 +1,6 @@
 /* XnnpackBackend: init builds the runtime graph (values, constants, shapes,
  * buffers); execute binds the delegate's tensors, re-propagates shapes,
- * resizes the outputs and runs the nodes (XNNPACK.md §9). */
+ * resizes the outputs and runs the nodes (docs/XNNPACK.md §9). */
 #include "xnnpack/xnn_backend.h"
 
 #include <stdio.h>

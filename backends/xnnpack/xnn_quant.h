@@ -1,4 +1,4 @@
-/* Quantized nodes of the XnnpackBackend (XNNPACK.md §5-§6, §8, §8.1):
+/* Quantized nodes of the XnnpackBackend (docs/XNNPACK.md §5-§6, §8, §8.1):
  * helpers shared by the static qint8/quint8 nodes and the dynamic qdint8
  * ones, and their entry points. Prefix px_.
  *

@@ -1,4 +1,4 @@
-/* Argument reading shared by the cortex_m:: kernels (CORTEX_M.md §1): int8
+/* Argument reading shared by the cortex_m:: kernels (docs/CORTEX_M.md §1): int8
  * tensors, channels-last 4-D tensors, int ranges, requantization parameters,
  * activation clamps, per-channel int32 vectors and the 2-D convolution
  * geometry. Every failure is InvalidArgument with a message naming the
@@ -78,7 +78,7 @@ PT_FUNC ptera_status pk_cm_binop_init(ptera_kernel_ctx *ctx, const char *op, con
                                       const ptera_tensor *b, const ptera_tensor *out,
                                       pk_cm_binop *bo);
 
-/* minimum / maximum (CORTEX_M.md §3.7): int8 self and other broadcast together
+/* minimum / maximum (docs/CORTEX_M.md §3.7): int8 self and other broadcast together
  * (rank <= 4, contiguous), out resized to the broadcast shape; out = min or max. */
 PT_FUNC ptera_status pk_cm_extreme(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                    size_t nargs, bool is_max);

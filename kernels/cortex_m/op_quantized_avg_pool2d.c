@@ -1,6 +1,6 @@
 /* cortex_m::quantized_avg_pool2d.out(Tensor input, int[] kernel_size, int[] stride,
  * int[] padding, bool ceil_mode, int zero_point, int multiplier, int shift, Tensor scratch,
- * *, Tensor(a!) out) (CORTEX_M.md §3.15): channels-last int8; each output is the mean of
+ * *, Tensor(a!) out) (docs/CORTEX_M.md §3.15): channels-last int8; each output is the mean of
  * the window's in-bounds raw values (padding counts for neither sum nor count), rounded half
  * away from zero. zero_point, multiplier and shift are accepted and unused (input and output
  * share quantization). */

@@ -1,7 +1,7 @@
 /* cortex_m::quantized_conv2d.out(Tensor input, Tensor weight, Tensor? bias, int[] stride,
  * int[] padding, int[] dilation, int input_offset, int output_offset,
  * Tensor requantize_multipliers, Tensor requantize_shifts, int activation_min,
- * int activation_max, Tensor scratch, *, Tensor(a!) out) (CORTEX_M.md §3.12): grouped int8
+ * int activation_max, Tensor scratch, *, Tensor(a!) out) (docs/CORTEX_M.md §3.12): grouped int8
  * convolution of channels-last tensors with an OHWI weight [C_out, KH, KW, C_in/groups];
  *   acc = bias[oc] + sum over in-bounds taps of (x + input_offset) * w,
  *   y = clamp(requant(acc, mult[oc], shift[oc]) + output_offset, act_min, act_max). */

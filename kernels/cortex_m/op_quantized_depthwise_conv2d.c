@@ -2,7 +2,7 @@
  * int[] stride, int[] padding, int[] dilation, int depth_multiplier, int input_offset,
  * int output_offset, Tensor requantize_multipliers, Tensor requantize_shifts,
  * int activation_min, int activation_max, Tensor scratch, *, Tensor(a!) out)
- * (CORTEX_M.md §3.13): batch 1, channels-last, weight [1, KH, KW, C_out] with
+ * (docs/CORTEX_M.md §3.13): batch 1, channels-last, weight [1, KH, KW, C_out] with
  * C_out = C_in * depth_multiplier; output channel oc = ic * depth_multiplier + m reads
  * input channel ic only. Requantization as quantized_conv2d. */
 #include "builtin.h"

@@ -1,6 +1,6 @@
 /* cortex_m::quantized_max_pool2d.out(Tensor input, int[] kernel_size, int[] stride,
  * int[] padding, int[] dilation, bool ceil_mode, int input_zero_point, int output_zero_point,
- * int activation_min, int activation_max, *, Tensor(a!) out) (CORTEX_M.md §3.16):
+ * int activation_min, int activation_max, *, Tensor(a!) out) (docs/CORTEX_M.md §3.16):
  * channels-last int8; the maximum of each window's in-bounds values clamped to
  * [activation_min, activation_max]. Dilation 1, no ceil_mode, equal zero points. */
 #include "builtin.h"

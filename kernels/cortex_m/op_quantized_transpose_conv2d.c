@@ -2,7 +2,7 @@
  * int[] stride, int[] padding, int[] output_padding, int[] dilation, int input_offset,
  * int output_offset, Tensor requantize_multipliers, Tensor requantize_shifts,
  * int activation_min, int activation_max, Tensor scratch, Tensor output_scratch, *,
- * Tensor(a!) out) (CORTEX_M.md §3.14): channels-last int8, weight [C_out, KH, KW, C_in],
+ * Tensor(a!) out) (docs/CORTEX_M.md §3.14): channels-last int8, weight [C_out, KH, KW, C_in],
  * groups and dilation 1. Input pixel (iy, ix) reaches output (iy*stride - pad + ky, ...);
  * computed here in gather form, requantization as quantized_conv2d. */
 #include "builtin.h"

@@ -1,4 +1,4 @@
-/* Verifying XNNPACK blob reader (XNNPACK.md §2-§6). */
+/* Verifying XNNPACK blob reader (docs/XNNPACK.md §2-§6). */
 #include "format/xnngraph.h"
 
 #include <math.h>

@@ -28,6 +28,7 @@ set(SOURCES
   test_fuse_linear_act.c
   test_gemm.c
   test_hostile_programs.c
+  test_inspect_api.c
   test_isa.c
   test_kernel_lifecycle.c
   test_kernels_cadence.c
