@@ -16,8 +16,16 @@ import ptera
 import quant_ref as qr
 from models import CASES
 from test_e2e import EXE, _run
+from test_zoo import models as zoo
 
 pytestmark = pytest.mark.skipif(EXE is None, reason="ptera compile unavailable")
+
+
+def _compile(ptg, pte, *args):
+    """ptera compile of an already written .ptg; the report (stdout + stderr)."""
+    r = subprocess.run([EXE, "compile", str(ptg), str(pte)] + list(args), capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout + r.stderr
 
 
 def _mlp_reference(eager, x, layer_fn):
@@ -43,6 +51,15 @@ class Wide(nn.Module):
         return self.b(torch.relu(self.a(x)))
 
 
+@pytest.fixture(scope="module")
+def wide(tmp_path_factory):
+    """Wide and its .ptg, captured once for the tests below."""
+    module = Wide().eval()
+    ptg = tmp_path_factory.mktemp("wide") / "wide.ptg"
+    ptera.write_ptg(copy.deepcopy(module), (torch.zeros(3, 64),), str(ptg))
+    return module, ptg
+
+
 def test_8da4w_mlp(tmp_path):
     """The MLP's 16- and 8-input layers get 8da8w (32 does not divide them;
     warned, naming the nodes), the 32-input one 4-bit blockwise weights."""
@@ -66,17 +83,17 @@ def test_8da4w_mlp(tmp_path):
 
 
 @pytest.mark.parametrize("group_size", [32, 64])
-def test_8da4w_groups(tmp_path, group_size):
+def test_8da4w_groups(tmp_path, wide, group_size):
     """Every layer blockwise where the group size divides it (64: the
     96-input layer falls back to 8-bit)."""
-    module = Wide().eval()
+    module, ptg = wide
     x = torch.randn(3, 64, generator=torch.Generator().manual_seed(1))
     pte = tmp_path / "wide.pte"
-    res = ptera.export(copy.deepcopy(module), (x,), str(pte), backend="xnnpack", quantize="8da4w",
-                       group_size=group_size)
+    report = _compile(ptg, pte, "--backend", "xnnpack", "--quantize", "8da4w", "--group-size",
+                      str(group_size))
     four = 2 if group_size == 32 else 1
     assert "8da4w %d FullyConnected with 4-bit weights, %d with 8-bit" % (four, 2 - four) \
-        in res.report, res.report
+        in report, report
     got, = _run(pte, (x,), tmp_path)
     h = qr.qd8_linear(x.numpy(), module.a.weight.detach().numpy(), module.a.bias.detach().numpy(),
                       group_size)
@@ -87,15 +104,17 @@ def test_8da4w_groups(tmp_path, group_size):
 
 @pytest.mark.parametrize("scheme,bits,backend", [("int8-weight", 8, None), ("int4-weight", 4, None),
                                                  ("int8-weight", 8, "xnnpack")])
-def test_weight_only(tmp_path, scheme, bits, backend):
+def test_weight_only(tmp_path, wide, scheme, bits, backend):
     """Weights stored int8 (per channel) or 4-bit (per group of 32) and
     dequantized before the layer: outputs equal the float layers of the
-    formula's weights, up to the products' float rounding."""
-    module = Wide().eval()
+    formula's weights, up to the products' float rounding. With the XNNPACK
+    backend the layers stay on the CPU (the delegate has no fp32 x int8
+    FullyConnected)."""
+    module, ptg = wide
     x = torch.randn(3, 64, generator=torch.Generator().manual_seed(2))
     pte = tmp_path / "wide.pte"
-    res = ptera.export(copy.deepcopy(module), (x,), str(pte), quantize=scheme, backend=backend)
-    assert "%s 2 linear weights quantized" % scheme in res.report, res.report
+    report = _compile(ptg, pte, "--quantize", scheme, *(["--backend", backend] if backend else []))
+    assert "%s 2 linear weights quantized" % scheme in report, report
     got, = _run(pte, (x,), tmp_path)
     wa = qr.dequantized_weight(module.a.weight.detach().numpy(), bits, 32).astype(np.float64)
     wb = qr.dequantized_weight(module.b.weight.detach().numpy(), bits, 32).astype(np.float64)
@@ -132,28 +151,31 @@ class Bf16(nn.Module):
         return self.low(self.fp(x).to(torch.bfloat16))
 
 
-@pytest.mark.parametrize("scheme,backend", [("8da4w", "xnnpack"), ("int8-weight", None)])
-def test_bf16_left_with_warning(tmp_path, scheme, backend):
-    """A bfloat16 layer is left unquantized with a warning naming it; the
-    float32 one is quantized; the bfloat16 layer's outputs are the fp path's."""
+def test_bf16_left_with_warning(tmp_path):
+    """A bfloat16 layer is left unquantized with a warning naming its
+    weight; the float32 one is quantized; the bfloat16 layer computes on
+    the quantized layer's output as eager bfloat16 does."""
     module = Bf16().eval()
     x = torch.randn(2, 32, generator=torch.Generator().manual_seed(5))
-    pte = tmp_path / "bf.pte"
-    res = ptera.export(copy.deepcopy(module), (x,), str(pte), quantize=scheme, backend=backend)
-    assert "warning: method 'forward': node" in res.report, res.report
-    assert "bfloat16 weight" in res.report and "left unquantized" in res.report, res.report
-    assert res.report.count("bfloat16") == 1, res.report
-    got, = _run(pte, (x,), tmp_path)
-    assert got.dtype == np.uint16, got.dtype  # bfloat16 bits
-    got = (got.astype(np.uint32) << 16).view(np.float32)
-    w, b = module.fp.weight.detach().numpy(), module.fp.bias.detach().numpy()
-    if scheme == "8da4w":
-        h = qr.qd8_linear(x.numpy(), w, b, 32)
-    else:
-        h = x.numpy() @ qr.dequantized_weight(w, 8).T + b
-    with torch.no_grad():
-        ref = module.low(torch.from_numpy(h.astype(np.float32)).to(torch.bfloat16)).float().numpy()
-    np.testing.assert_allclose(got, ref, rtol=2e-2, atol=2e-2 * np.abs(ref).max())
+    ptg = tmp_path / "bf.ptg"
+    ptera.write_ptg(copy.deepcopy(module), (x,), str(ptg))
+    for scheme, backend in (("8da4w", "xnnpack"), ("int8-weight", None)):
+        pte = tmp_path / "bf.pte"
+        report = _compile(ptg, pte, "--quantize", scheme, *(["--backend", backend] if backend else []))
+        assert "warning: method 'forward': node 4 (aten::addmm.out): bfloat16 weight 'low.weight' " \
+               "left unquantized" in report, report
+        assert report.count("bfloat16") == 1, report
+        got, = _run(pte, (x,), tmp_path)
+        assert got.dtype == np.uint16, got.dtype  # bfloat16 bits
+        got = (got.astype(np.uint32) << 16).view(np.float32)
+        w, b = module.fp.weight.detach().numpy(), module.fp.bias.detach().numpy()
+        if scheme == "8da4w":
+            h = qr.qd8_linear(x.numpy(), w, b, 32)
+        else:
+            h = x.numpy() @ qr.dequantized_weight(w, 8).T + b
+        with torch.no_grad():
+            ref = module.low(torch.from_numpy(h.astype(np.float32)).to(torch.bfloat16)).float().numpy()
+        np.testing.assert_allclose(got, ref, rtol=2e-2, atol=2e-2 * np.abs(ref).max())
 
 
 class RuntimeWeight(nn.Module):
@@ -164,19 +186,22 @@ class RuntimeWeight(nn.Module):
 def test_runtime_weight_fails(tmp_path):
     """A linear call whose weight is a method input cannot be quantized when
     compiling: the compile fails naming the node and why."""
-    x, w = torch.randn(2, 32), torch.randn(4, 32)
+    ptg = tmp_path / "rw.ptg"
+    ptera.write_ptg(RuntimeWeight(), (torch.randn(2, 32), torch.randn(4, 32)), str(ptg))
     for scheme, backend in (("8da4w", "xnnpack"), ("int8-weight", None)):
-        with pytest.raises(RuntimeError) as e:
-            ptera.export(RuntimeWeight(), (x, w), str(tmp_path / "rw.pte"), quantize=scheme,
-                         backend=backend, ops="executorch-optimized")
-        msg = str(e.value)
-        assert "(aten::linear.out) cannot be quantized: its weight" in msg, msg
-        assert "is not a constant" in msg, msg
+        r = subprocess.run([EXE, "compile", str(ptg), str(tmp_path / "rw.pte"), "--ops",
+                            "executorch-optimized", "--quantize", scheme] +
+                           (["--backend", backend] if backend else []), capture_output=True, text=True)
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert "(aten::linear.out) cannot be quantized: its weight" in r.stderr, r.stderr
+        assert "is not a constant" in r.stderr, r.stderr
 
 
 def test_cli_refusals(tmp_path):
     """Options the compiler cannot honour are refused before compiling."""
-    out = tmp_path / "x.pte"
+    out, ptg = tmp_path / "x.pte", tmp_path / "mlp.ptg"
+    module, inputs = CASES["mlp"]()
+    ptera.write_ptg(module, inputs, str(ptg))
     for args, want in ((["--quantize", "8da4w"], "--quantize needs --backend xnnpack"),
                        (["--backend", "xnnpack", "--quantize", "8da4w", "--group-size", "48"],
                         "8da4w group size 48"),
@@ -184,8 +209,87 @@ def test_cli_refusals(tmp_path):
                         "--group-size needs --quantize 8da4w or int4-weight"),
                        (["--quantize", "int4-weight", "--group-size", "0"],
                         "--group-size must be a positive integer")):
-        module, inputs = CASES["mlp"]()
-        ptg = tmp_path / "mlp.ptg"
-        ptera.write_ptg(module, inputs, str(ptg))
         r = subprocess.run([EXE, "compile", str(ptg), str(out)] + args, capture_output=True, text=True)
         assert r.returncode != 0 and want in r.stderr, (args, r.stderr)
+    for kw in ({"quantize": "int8-weight", "group_size": 32}, {"quantize": "8da4w"},
+               {"quantize": "int4-weight", "group_size": 0}):
+        with pytest.raises(ValueError):
+            ptera.export(module, inputs, str(out), **kw)
+
+
+def _as_quantized(model, gs):
+    """model with each nn.Linear computed by the numpy reference of the
+    delegate's quantized FullyConnected (8da8w, or 8da4w with gs where gs
+    divides the inputs); everything else stays eager fp32."""
+    m = copy.deepcopy(model)
+    for mod in m.modules():
+        if isinstance(mod, nn.Linear):
+            w = mod.weight.detach().numpy()
+            b = None if mod.bias is None else mod.bias.detach().numpy()
+            g = gs if gs and w.shape[1] % gs == 0 else None
+
+            def fwd(x, w=w, b=b, g=g):
+                y = qr.qd8_linear(x.reshape(-1, w.shape[1]).numpy(), w, b, g)
+                return torch.from_numpy(y).reshape(*x.shape[:-1], w.shape[0])
+            mod.forward = fwd
+    return m
+
+
+def _run_steps(pte, runs, tmp_path):
+    """Every execution of runs on one loaded program (state carries over)."""
+    cmd = [EXE, "run", str(pte)]
+    for j, inputs in enumerate(runs):
+        if j:
+            cmd.append("--then")
+        for k, x in enumerate(inputs):
+            p = tmp_path / ("run%d_in%d.npy" % (j, k))
+            np.save(p, x.numpy())
+            cmd += ["--input", str(p)]
+    cmd += ["--output-dir", str(tmp_path / "out")]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    pre = (lambda j: "run%d_" % j) if len(runs) > 1 else (lambda j: "")
+    return [np.load(tmp_path / "out" / ("%soutput_0.npy" % pre(j))) for j in range(len(runs))]
+
+
+@pytest.fixture(scope="module")
+def zoo_ptg(tmp_path_factory):
+    """name -> (model, inputs, .ptg), each zoo model captured once."""
+    seen = {}
+
+    def get(name):
+        if name not in seen:
+            model, inputs = zoo.get(name)
+            ptg = tmp_path_factory.mktemp(name) / (name + ".ptg")
+            ptera.write_ptg(copy.deepcopy(model), inputs, str(ptg))
+            seen[name] = (model, inputs, ptg)
+        return seen[name]
+    return get
+
+
+@pytest.mark.parametrize("name,scheme", [("mlp", "8da4w"), ("llama_step", "8da4w"),
+                                         ("llama_step", "8da8w")])
+def test_zoo_dynamic_quantization(tmp_path, zoo_ptg, name, scheme):
+    """The zoo's MLP and Llama-style step (both of its executions, the KV
+    cache carried) through the XNNPACK delegate: every linear layer
+    quantized, outputs equal to eager with each linear layer replaced by
+    the numpy reference of the formulas (the rest of the model in fp32, so
+    within float rounding of the other ops); accuracy against fp32 eager
+    printed (the report gives the figures)."""
+    model, inputs, ptg = zoo_ptg(name)
+    runs = zoo.executions(name, inputs)
+    pte = tmp_path / (name + ".pte")
+    report = _compile(ptg, pte, "--backend", "xnnpack", "--quantize", scheme)
+    layers = sum(isinstance(m, nn.Linear) for m in model.modules())
+    assert " %d quantized" % layers in report, report
+    assert "warning" not in report, report
+    got = _run_steps(pte, runs, tmp_path)
+    ref = zoo.eager_references(name, _as_quantized(model, 32 if scheme == "8da4w" else None), runs)
+    fp = zoo.eager_references(name, copy.deepcopy(model), runs)
+    for j, g in enumerate(got):
+        r = ref[j][0].numpy()
+        np.testing.assert_allclose(g, r, rtol=0, atol=2e-3 * np.abs(r).max())
+        mx, mean = qr.rel_error(g, fp[j][0].numpy())
+        print("%s %s run %d: vs the formulas max rel %.3g; vs fp32 eager max rel %.4g, mean rel %.4g"
+              % (name, scheme, j, qr.rel_error(g, r)[0], mx, mean))
+        assert mx < (0.5 if scheme == "8da4w" else 0.1), (mx, mean)
