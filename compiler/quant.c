@@ -62,6 +62,19 @@ static bool is_bf16(const pc_graph *g, int32_t v) {
   return v >= 0 && g->values[v].kind == PC_G_TENSOR && g->values[v].u.t.dtype == PTERA_DTYPE_BFLOAT16;
 }
 
+/* The constant that a live transpose call turns into v, or -1. */
+static int32_t transposed_const(const pc_graph *g, int32_t v) {
+  for (uint32_t k = 0; k < g->nnodes; k++) {
+    const pc_gnode *n = &g->nodes[k];
+    if (n->kind != PC_N_CALL || n->removed || n->nargs < 2 || n->args[n->nargs - 1] != v) continue;
+    bool tr = strcmp(n->op, "aten::permute_copy.out") == 0 || strcmp(n->op, "aten::t_copy.out") == 0 ||
+              strcmp(n->op, "aten::transpose_copy.int_out") == 0;
+    int32_t w = n->args[0];
+    return tr && g->values[w].kind == PC_G_TENSOR && g->values[w].u.t.store == PC_T_CONST ? w : -1;
+  }
+  return -1;
+}
+
 ptera_status pc_q_layer_check(pc_graph *g, uint32_t k, const pc_linear *l, bool *quantize) {
   const pc_gnode *n = &g->nodes[k];
   char buf[32];
@@ -74,7 +87,15 @@ ptera_status pc_q_layer_check(pc_graph *g, uint32_t k, const pc_linear *l, bool 
     return PTERA_OK;
   }
   if (!pc_q_weight_fixed(g, l->w)) {
-    if (strcmp(n->op, "aten::linear.out") != 0) return PTERA_OK; /* a product of run-time values */
+    if (strcmp(n->op, "aten::linear.out") != 0) {
+      int32_t src = g->named_consts_replaceable ? transposed_const(g, l->w) : -1;
+      if (src >= 0)
+        pc_diag_warn(g->diag, "method '%s': node %u (%s) left unquantized: its weight is '%s' "
+                     "transposed at run time, a weight the .ptd may replace by name (--weight-keys hash "
+                     "fixes its bytes and lets it be quantized)", g->name, k,
+                     n->op, pc_q_tensor_name(g, src, buf, sizeof buf));
+      return PTERA_OK; /* a product of run-time values */
+    }
     return pt_fail(&g->err, PTERA_NOT_SUPPORTED,
                    "node %u (%s) cannot be quantized: its weight (%s) is not a constant that no call "
                    "writes, so its integer values and scales cannot be computed when compiling",

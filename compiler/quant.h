@@ -43,7 +43,9 @@ PT_FUNC const char *pc_q_tensor_name(const pc_graph *g, int32_t v, char *buf, si
  * weight, input or bias leaves it alone with a warning naming the tensor
  * (g->diag); a linear call whose weight is not a fixed constant fails
  * (g->err names the node and why); an mm / addmm of a run-time or
- * non-float weight is left alone. *quantize says whether to go on. */
+ * non-float weight is left alone (with a warning when that weight is a
+ * run-time transpose of a weight replaceable by name, graph.h).
+ * *quantize says whether to go on. */
 PT_FUNC ptera_status pc_q_layer_check(pc_graph *g, uint32_t k, const pc_linear *l, bool *quantize);
 
 /* W (float32, [ic, oc] when transposed, else [oc, ic]) quantized per output

@@ -102,6 +102,21 @@ def test_8da4w_groups(tmp_path, wide, group_size):
     np.testing.assert_allclose(got, ref, rtol=2e-6, atol=2e-6 * np.abs(ref).max())
 
 
+def test_replaceable_weights_warned(tmp_path, wide):
+    """Weights a .ptd may replace by name (fqn keys) are transposed at run
+    time and so left unquantized, with a warning naming each; hash keys fix
+    their bytes and they are quantized."""
+    _, ptg = wide
+    pte, ptd = tmp_path / "w.pte", tmp_path / "w.ptd"
+    q = ["--backend", "xnnpack", "--quantize", "8da4w", "--external-weights", str(ptd)]
+    report = _compile(ptg, pte, *q)
+    assert " 0 quantized" in report, report
+    assert report.count("left unquantized: its weight is 'a.weight' transposed at run time") == 1, report
+    assert "'b.weight' transposed at run time" in report, report
+    report = _compile(ptg, pte, *q, "--weight-keys", "hash")
+    assert " 2 quantized" in report and "warning" not in report, report
+
+
 @pytest.mark.parametrize("scheme,bits,backend", [("int8-weight", 8, None), ("int4-weight", 4, None),
                                                  ("int8-weight", 8, "xnnpack")])
 def test_weight_only(tmp_path, wide, scheme, bits, backend):
