@@ -3,6 +3,7 @@
 # configuring fails on one that is not (cmake/layers.cmake).
 set(SOURCES
   compile.c
+  diag.c
   emit_ptd.c
   emit_pte.c
   emit_xnn.c
@@ -16,6 +17,7 @@ set(SOURCES
   ptg_read.c
   ptg_value.c
   ptg_write.c
+  quant.c
   sha256.c
   to_xnnpack.c
   xnn_build.c
@@ -28,5 +30,6 @@ set(SOURCES
   passes/mutation.c
   passes/partition.c
   passes/partition_schedule.c
+  passes/quant_weight.c
   passes/view_elide.c
 )

@@ -99,7 +99,7 @@ static void check_externals(const pc_graph *g, const pc_gnode *n, const pf_xnn_g
 static void test_one_partition(void) {
   pc_graph *g = build(false, true);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
   CHECK(st.partitions == 1 && st.delegated_nodes == 5 && st.cpu_nodes == 0);
   CHECK(g->nnodes == 1 && g->nodes[0].delegate && strcmp(g->nodes[0].op, "XnnpackBackend") == 0);
   const pc_gnode *n = &g->nodes[0];
@@ -146,7 +146,7 @@ static void test_one_partition(void) {
 static void test_split(void) {
   pc_graph *g = build(true, true);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
   CHECK(st.partitions == 2 && st.delegated_nodes == 5 && st.cpu_nodes == 1);
   CHECK(g->nnodes == 3 && g->nodes[0].delegate && !g->nodes[1].delegate && g->nodes[2].delegate);
   CHECK(strcmp(g->nodes[1].op, "aten::sin.out") == 0);
@@ -172,7 +172,7 @@ static void test_split(void) {
 static void test_rejected(void) {
   pc_graph *g = build(false, false);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
   CHECK(st.cpu_nodes == 1 && st.delegated_nodes == 4 && st.partitions == 1);
   CHECK(g->nnodes == 2 && strcmp(g->nodes[0].op, "aten::convolution.out") == 0 && g->nodes[1].delegate);
   pc_graph_free(g);
@@ -297,7 +297,7 @@ static void test_handoff(void) {
   pc_graph *g = handoff_graph();
   int32_t c1 = g->nodes[0].args[9];
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
   CHECK(st.partitions == 2 && st.cpu_nodes == 1 && st.nhwc_handoffs == 1);
   const uint8_t *order = g->values[c1].u.t.dim_order;
   CHECK(order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1);
@@ -455,7 +455,7 @@ static void test_8da8w(void) {
   pc_graph_call(g, "aten::mm.out", IDS(x, w, y), W(0, 0, 1), 3);
   CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA8W, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA8W, 32, &st) == PTERA_OK);
   CHECK(st.partitions == 1 && st.quantized == 1 && g->nnodes == 1);
   pt_arena a;
   pt_arena_init(&a, NULL);
