@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "compile.h"
+#include "compile_util.h"
 #include "ptera/ptera.h"
 
 #define IDS(...) ((const int32_t[]){__VA_ARGS__})
@@ -142,37 +143,24 @@ static void test_kept(void) {
  * the reference. */
 static void run(int flags, bool no_fold) {
   built b = build(flags);
-  pc_module mod = {&b.g, 1, NULL};
-  pc_compile_options o;
-  memset(&o, 0, sizeof o);
+  pc_compile_options o = cu_options(PC_BACKEND_NONE);
   o.no_fold_bn = no_fold;
   o.weight_keys = PC_WEIGHT_KEYS_FQN;
   pc_compile_result r;
-  pt_err e;
-  ptera_status st = pc_compile(&mod, &o, &r, &e);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "compile: %s\n", e.msg);
+  if (!cu_compile(b.g, &o, &r)) {
     pc_graph_free(b.g);
     return;
   }
   CHECK(r.methods[0].passes.bn_folded == (no_fold ? 0u : 1u));
   CHECK(r.methods[0].nodes_after == (no_fold ? 2u : 1u));
-  ptera_program *prog = NULL;
-  ptera_method *m = NULL;
-  CHECK(ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK);
-  CHECK(ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK);
-  CHECK(ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 4, IDS(1, 2, 1, 2), xd, sizeof xd) ==
-        PTERA_OK);
-  st = ptera_method_execute(m);
-  CHECK(st == PTERA_OK);
-  const ptera_value *z = ptera_method_output(m, 0);
-  CHECK(z && z->tag == PTERA_TAG_TENSOR && z->u.tensor->numel == 4);
-  if (st == PTERA_OK && z && z->tag == PTERA_TAG_TENSOR && z->u.tensor->numel == 4)
+  ptera_program *prog;
+  ptera_method *m;
+  const ptera_tensor *z = cu_run_forward(&r, xd, 4, IDS(1, 2, 1, 2), 4, &prog, &m);
+  if (z)
     for (int o2 = 0; o2 < 2; o2++)
       for (int p = 0; p < 2; p++) {
         double want = reference(flags, o2, p);
-        double got = ((const float *)z->u.tensor->data)[o2 * 2 + p];
+        double got = ((const float *)z->data)[o2 * 2 + p];
         CHECK(fabs(got - want) <= 1e-6 * (1 + fabs(want)));
       }
   ptera_method_destroy(m);

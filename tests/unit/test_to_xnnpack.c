@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "compile.h"
+#include "compile_util.h"
 #include "ptera/ptera.h"
 #include "sha256.h"
 
@@ -180,34 +181,19 @@ static void test_rejected(void) {
 
 static bool run(bool cpu_op, pc_backend backend, float *out) {
   pc_graph *g = build(cpu_op, true);
-  pc_module mod = {&g, 1, NULL};
-  pc_compile_options o;
-  memset(&o, 0, sizeof o);
-  o.backend = backend;
+  pc_compile_options o = cu_options(backend);
   pc_compile_result r;
-  pt_err e;
-  ptera_status st = pc_compile(&mod, &o, &r, &e);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "compile: %s\n", e.msg);
+  if (!cu_compile(g, &o, &r)) {
     pc_graph_free(g);
     return false;
   }
-  ptera_program *prog = NULL;
-  ptera_method *m = NULL;
-  bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-            ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK;
-  CHECK(ok);
+  ptera_program *prog;
+  ptera_method *m;
   float x[32];
   for (int i = 0; i < 32; i++) x[i] = (float)((i * 13) % 17 - 8) / 5;
-  ok = ok && ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 4, IDS(1, 2, 4, 4), x, sizeof x) ==
-                 PTERA_OK &&
-       ptera_method_execute(m) == PTERA_OK;
-  CHECK(ok);
-  const ptera_value *y = ok ? ptera_method_output(m, 0) : NULL;
-  ok = y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 2;
-  CHECK(ok);
-  if (ok) memcpy(out, y->u.tensor->data, 2 * sizeof *out);
+  const ptera_tensor *y = cu_run_forward(&r, x, 4, IDS(1, 2, 4, 4), 2, &prog, &m);
+  bool ok = y != NULL;
+  if (ok) memcpy(out, y->data, 2 * sizeof *out);
   ptera_method_destroy(m);
   ptera_program_destroy(prog);
   pc_compile_result_free(&r);
@@ -237,27 +223,16 @@ static void test_bounded(void) {
     pc_graph_call(g, "aten::mm.out", IDS(in, w, t), W(0, 0, 1), 3);
     pc_graph_call(g, "aten::relu.out", IDS(t, y), W(0, 1), 2);
     CHECK(pc_graph_set_inputs(g, &in, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
-    pc_module mod = {&g, 1, NULL};
-    pc_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.backend = backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE;
+    pc_compile_options o = cu_options(backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE);
     pc_compile_result r;
-    pt_err e;
-    CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+    cu_compile(g, &o, &r);
     CHECK(r.methods[0].xnn.delegated_nodes == (backend ? 2u : 0u));
-    ptera_program *prog = NULL;
-    ptera_method *m = NULL;
-    bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-              ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
-              ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, IDS(3, 12), x, sizeof x) ==
-                  PTERA_OK &&
-              ptera_method_execute(m) == PTERA_OK;
+    ptera_program *prog;
+    ptera_method *m;
+    const ptera_tensor *v = cu_run_forward(&r, x, 2, IDS(3, 12), 6, &prog, &m);
+    bool ok = v && v->dim == 2 && v->sizes[0] == 3;
     CHECK(ok);
-    const ptera_value *v = ok ? ptera_method_output(m, 0) : NULL;
-    ok = v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 6 && v->u.tensor->dim == 2 &&
-         v->u.tensor->sizes[0] == 3;
-    CHECK(ok);
-    if (ok) memcpy(backend ? got : want, v->u.tensor->data, sizeof got);
+    if (ok) memcpy(backend ? got : want, v->data, sizeof got);
     ptera_method_destroy(m);
     ptera_program_destroy(prog);
     pc_compile_result_free(&r);
@@ -322,25 +297,13 @@ static void test_handoff(void) {
   for (int i = 0; i < 18; i++) xin[i] = (float)(i % 7) / 3 - 1;
   for (int backend = 0; backend < 2; backend++) {
     g = handoff_graph();
-    pc_module mod = {&g, 1, NULL};
-    pc_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.backend = backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE;
+    pc_compile_options o = cu_options(backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE);
     pc_compile_result r;
-    pt_err e;
-    CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
-    ptera_program *prog = NULL;
-    ptera_method *m = NULL;
-    bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-              ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
-              ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 4, IDS(1, 2, 3, 3), xin,
-                                            sizeof xin) == PTERA_OK &&
-              ptera_method_execute(m) == PTERA_OK;
-    CHECK(ok);
-    const ptera_value *v = ok ? ptera_method_output(m, 0) : NULL;
-    ok = v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 18;
-    CHECK(ok);
-    if (ok) memcpy(backend ? got : want, v->u.tensor->data, sizeof got);
+    cu_compile(g, &o, &r);
+    ptera_program *prog;
+    ptera_method *m;
+    const ptera_tensor *v = cu_run_forward(&r, xin, 4, IDS(1, 2, 3, 3), 18, &prog, &m);
+    if (v) memcpy(backend ? got : want, v->data, sizeof got);
     ptera_method_destroy(m);
     ptera_program_destroy(prog);
     pc_compile_result_free(&r);
@@ -371,26 +334,14 @@ static void test_scalar_ops(void) {
     pc_graph_call(g, "aten::mul.Scalar_out", IDS(v[4], m3, v[5]), W(0, 0, 1), 3);
     pc_graph_call(g, "aten::sub.Scalar_out", IDS(v[5], one, one, v[6]), W(0, 0, 0, 1), 4);
     CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &v[6], 1) == PTERA_OK);
-    pc_module mod = {&g, 1, NULL};
-    pc_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.backend = backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE;
+    pc_compile_options o = cu_options(backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE);
     pc_compile_result r;
-    pt_err e;
-    CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+    cu_compile(g, &o, &r);
     if (backend) CHECK(r.methods[0].xnn.delegated_nodes == 7 && r.methods[0].xnn.cpu_nodes == 0);
-    ptera_program *prog = NULL;
-    ptera_method *m = NULL;
-    bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-              ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
-              ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, IDS(2, 5), xin, sizeof xin) ==
-                  PTERA_OK &&
-              ptera_method_execute(m) == PTERA_OK;
-    CHECK(ok);
-    const ptera_value *y = ok ? ptera_method_output(m, 0) : NULL;
-    ok = y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 6;
-    CHECK(ok);
-    if (ok) memcpy(res[backend], y->u.tensor->data, sizeof res[0]);
+    ptera_program *prog;
+    ptera_method *m;
+    const ptera_tensor *y = cu_run_forward(&r, xin, 2, IDS(2, 5), 6, &prog, &m);
+    if (y) memcpy(res[backend], y->data, sizeof res[0]);
     ptera_method_destroy(m);
     ptera_program_destroy(prog);
     pc_compile_result_free(&r);
@@ -419,27 +370,15 @@ static void test_split_cat(void) {
   pc_graph_call(g, "aten::split_copy.Tensor_out", IDS(x, two, one, pieces), W(0, 0, 0, 1), 4);
   pc_graph_call(g, "aten::cat.out", IDS(rev, one, y), W(0, 0, 1), 3);
   CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
-  pc_module mod = {&g, 1, NULL};
-  pc_compile_options o;
-  memset(&o, 0, sizeof o);
-  o.backend = PC_BACKEND_XNNPACK;
+  pc_compile_options o = cu_options(PC_BACKEND_XNNPACK);
   pc_compile_result r;
-  pt_err e;
-  CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+  cu_compile(g, &o, &r);
   CHECK(r.methods[0].xnn.delegated_nodes == 2 && r.methods[0].xnn.cpu_nodes == 0);
-  ptera_program *prog = NULL;
-  ptera_method *m = NULL;
-  bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-            ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
-            ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, IDS(2, 5), xin, sizeof xin) ==
-                PTERA_OK &&
-            ptera_method_execute(m) == PTERA_OK;
-  CHECK(ok);
-  const ptera_value *v = ok ? ptera_method_output(m, 0) : NULL;
-  ok = v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 10;
-  CHECK(ok);
+  ptera_program *prog;
+  ptera_method *m;
+  const ptera_tensor *v = cu_run_forward(&r, xin, 2, IDS(2, 5), 10, &prog, &m);
   static const float want[10] = {4, 2, 3, 0, 1, 9, 7, 8, 5, 6};
-  if (ok) CHECK(memcmp(v->u.tensor->data, want, sizeof want) == 0);
+  if (v) CHECK(memcmp(v->data, want, sizeof want) == 0);
   ptera_method_destroy(m);
   ptera_program_destroy(prog);
   pc_compile_result_free(&r);
