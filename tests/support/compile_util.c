@@ -6,6 +6,14 @@
 
 #include "check.h"
 
+int32_t cu_fconst(pc_graph *g, uint32_t dim, const int32_t *sizes, const float *data, size_t n) {
+  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_CONST, data, n * sizeof(float), NULL);
+}
+
+int32_t cu_fact(pc_graph *g, uint32_t dim, const int32_t *sizes) {
+  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_ACTIVATION, NULL, 0, NULL);
+}
+
 pc_compile_options cu_options(pc_backend backend) {
   pc_compile_options o;
   memset(&o, 0, sizeof o);

@@ -1,6 +1,7 @@
 /* Helpers shared by the tests that compile a hand-built graph and run the
- * program (test_to_xnnpack, test_fold_bn, test_view_elide; linked into those,
- * see CMakeLists.txt): compile a one-method module, then load it and run
+ * program (test_to_xnnpack, test_fold_bn, test_view_elide, test_constprop,
+ * test_fuse_linear; linked into those, see CMakeLists.txt): Float tensors of
+ * a graph, compiling a one-method module, then loading it and running
  * "forward" on one Float input through the public API. Each helper says how
  * many CHECKs it makes; messages go to stderr on failure. */
 #ifndef PTERA_TEST_COMPILE_UTIL_H
@@ -10,6 +11,10 @@
 
 #include "compile.h"
 #include "ptera/ptera.h"
+
+/* A Float constant of sizes[dim] holding data[n]; a Float activation. */
+int32_t cu_fconst(pc_graph *g, uint32_t dim, const int32_t *sizes, const float *data, size_t n);
+int32_t cu_fact(pc_graph *g, uint32_t dim, const int32_t *sizes);
 
 /* Compile options with every field zero but the backend. */
 pc_compile_options cu_options(pc_backend backend);

@@ -26,9 +26,6 @@ static int32_t fconst(pc_graph *g, uint32_t dim, const int32_t *sizes, const flo
                       const char *fqn) {
   return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_CONST, d, n * sizeof(float), fqn);
 }
-static int32_t fact(pc_graph *g, uint32_t dim, const int32_t *sizes) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_ACTIVATION, NULL, 0, NULL);
-}
 
 enum {
   PLAIN = 0,
@@ -50,16 +47,16 @@ static built build(int flags) {
   pc_graph *g = b.g = pc_graph_new(NULL, "forward");
   CHECK(g != NULL);
   g->named_consts_replaceable = (flags & NAMED) != 0;
-  b.x = fact(g, 4, IDS(1, 2, 1, 2));
+  b.x = cu_fact(g, 4, IDS(1, 2, 1, 2));
   b.w = fconst(g, 4, IDS(2, 2, 1, 1), wd, 4, (flags & NAMED) ? "conv.weight" : NULL);
   int32_t none = pc_graph_none(g);
   int32_t bias = (flags & NO_BIAS) ? none : fconst(g, 1, IDS(2), bd, 2, NULL);
   int32_t ones = pc_graph_ints(g, (const int64_t[]){1, 1}, 2);
   int32_t zeros = pc_graph_ints(g, (const int64_t[]){0, 0}, 2);
   int32_t tr = pc_graph_bool(g, (flags & TRANSPOSED) != 0), groups = pc_graph_int(g, 1);
-  b.y = fact(g, 4, IDS(1, 2, 1, 2));
-  b.z = fact(g, 4, IDS(1, 2, 1, 2));
-  int32_t s1 = fact(g, 1, IDS(0)), s2 = fact(g, 1, IDS(0));
+  b.y = cu_fact(g, 4, IDS(1, 2, 1, 2));
+  b.z = cu_fact(g, 4, IDS(1, 2, 1, 2));
+  int32_t s1 = cu_fact(g, 1, IDS(0)), s2 = cu_fact(g, 1, IDS(0));
   int32_t gamma = (flags & NO_BIAS) ? none : fconst(g, 1, IDS(2), gd, 2, NULL);
   int32_t beta = (flags & NO_BIAS) ? none : fconst(g, 1, IDS(2), betad, 2, NULL);
   int32_t mean = fconst(g, 1, IDS(2), meand, 2, NULL), var = fconst(g, 1, IDS(2), vard, 2, NULL);
@@ -73,7 +70,7 @@ static built build(int flags) {
   int32_t outs[3] = {b.z, b.y, s1};
   uint32_t nout = 1;
   if (flags & READ_TWICE) {
-    int32_t one = pc_graph_int(g, 1), sum = fact(g, 4, IDS(1, 2, 1, 2));
+    int32_t one = pc_graph_int(g, 1), sum = cu_fact(g, 4, IDS(1, 2, 1, 2));
     CHECK(pc_graph_call(g, "aten::add.out", IDS(b.z, b.y, one, sum), (const uint8_t[]){0, 0, 0, 1},
                         4) >= 0);
     outs[0] = sum;

@@ -19,12 +19,6 @@
 #define IDS(...) ((const int32_t[]){__VA_ARGS__})
 #define W(...) ((const uint8_t[]){__VA_ARGS__})
 
-static int32_t fconst(pc_graph *g, uint32_t dim, const int32_t *sizes, const float *d, size_t n) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_CONST, d, n * sizeof(float), NULL);
-}
-static int32_t fact(pc_graph *g, uint32_t dim, const int32_t *sizes) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_ACTIVATION, NULL, 0, NULL);
-}
 
 /* Weights: conv 2 -> 3 channels, 3x3; linear as mm with [ic = 3*2*2, oc = 2]. */
 static float cw[3 * 2 * 3 * 3], cb[3], mw[12 * 2];
@@ -39,20 +33,20 @@ static void fill(void) {
  * cpu_op] -> view [1,12] -> mm(W [12,2]) -> out [1,2]. */
 static pc_graph *build(bool cpu_op, bool weight_const) {
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 4, IDS(1, 2, 4, 4));
-  int32_t w = weight_const ? fconst(g, 4, IDS(3, 2, 3, 3), cw, 54) : fact(g, 4, IDS(3, 2, 3, 3));
-  int32_t b = fconst(g, 1, IDS(3), cb, 3);
+  int32_t x = cu_fact(g, 4, IDS(1, 2, 4, 4));
+  int32_t w = weight_const ? cu_fconst(g, 4, IDS(3, 2, 3, 3), cw, 54) : cu_fact(g, 4, IDS(3, 2, 3, 3));
+  int32_t b = cu_fconst(g, 1, IDS(3), cb, 3);
   int32_t ones = pc_graph_ints(g, (const int64_t[]){1, 1}, 2);
   int32_t zeros = pc_graph_ints(g, (const int64_t[]){0, 0}, 2);
   int32_t twos = pc_graph_ints(g, (const int64_t[]){2, 2}, 2);
   int32_t f = pc_graph_bool(g, false), one = pc_graph_int(g, 1);
-  int32_t c = fact(g, 4, IDS(1, 3, 4, 4)), r = fact(g, 4, IDS(1, 3, 4, 4));
-  int32_t p = fact(g, 4, IDS(1, 3, 2, 2));
+  int32_t c = cu_fact(g, 4, IDS(1, 3, 4, 4)), r = cu_fact(g, 4, IDS(1, 3, 4, 4));
+  int32_t p = cu_fact(g, 4, IDS(1, 3, 2, 2));
   int32_t idx = pc_graph_tensor(g, PTERA_DTYPE_LONG, 4, IDS(1, 3, 2, 2), PC_T_ACTIVATION, NULL, 0,
                                 NULL);
-  int32_t s = cpu_op ? fact(g, 4, IDS(1, 3, 2, 2)) : p;
+  int32_t s = cpu_op ? cu_fact(g, 4, IDS(1, 3, 2, 2)) : p;
   int32_t shape = pc_graph_ints(g, (const int64_t[]){1, 12}, 2);
-  int32_t v = fact(g, 2, IDS(1, 12)), m = fconst(g, 2, IDS(12, 2), mw, 24), y = fact(g, 2, IDS(1, 2));
+  int32_t v = cu_fact(g, 2, IDS(1, 12)), m = cu_fconst(g, 2, IDS(12, 2), mw, 24), y = cu_fact(g, 2, IDS(1, 2));
   int32_t ins[2] = {x, w};
   pc_graph_call(g, "aten::convolution.out", IDS(x, w, b, ones, ones, ones, f, zeros, one, c),
                 W(0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 10);
@@ -217,8 +211,8 @@ static void test_bounded(void) {
   for (int i = 0; i < 36; i++) x[i] = (float)((i * 11) % 13 - 6) / 4;
   for (int backend = 0; backend < 2; backend++) {
     pc_graph *g = pc_graph_new(NULL, "forward");
-    int32_t in = fact(g, 2, IDS(4, 12)), w = fconst(g, 2, IDS(12, 2), mw, 24);
-    int32_t t = fact(g, 2, IDS(4, 2)), y = fact(g, 2, IDS(4, 2));
+    int32_t in = cu_fact(g, 2, IDS(4, 12)), w = cu_fconst(g, 2, IDS(12, 2), mw, 24);
+    int32_t t = cu_fact(g, 2, IDS(4, 2)), y = cu_fact(g, 2, IDS(4, 2));
     g->values[in].u.t.dynamism = g->values[t].u.t.dynamism = g->values[y].u.t.dynamism = 1;
     pc_graph_call(g, "aten::mm.out", IDS(in, w, t), W(0, 0, 1), 3);
     pc_graph_call(g, "aten::relu.out", IDS(t, y), W(0, 1), 2);
@@ -248,11 +242,11 @@ static void test_bounded(void) {
 static pc_graph *handoff_graph(void) {
   static const float k[4] = {0.5f, -1, 0.25f, 2}, k2[4] = {1, 0.5f, -0.5f, 1}, k3[4] = {-1, 1, 2, 0.5f};
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 4, IDS(1, 2, 3, 3)), c1 = fact(g, 4, IDS(1, 2, 3, 3));
-  int32_t c2 = fact(g, 4, IDS(1, 2, 3, 3)), s = fact(g, 4, IDS(1, 2, 3, 3));
-  int32_t d = fact(g, 4, IDS(1, 2, 3, 3)), y = fact(g, 4, IDS(1, 2, 3, 3));
-  int32_t w1 = fconst(g, 4, IDS(2, 2, 1, 1), k, 4), w2 = fconst(g, 4, IDS(2, 2, 1, 1), k2, 4);
-  int32_t w3 = fconst(g, 4, IDS(2, 2, 1, 1), k3, 4), none = pc_graph_none(g);
+  int32_t x = cu_fact(g, 4, IDS(1, 2, 3, 3)), c1 = cu_fact(g, 4, IDS(1, 2, 3, 3));
+  int32_t c2 = cu_fact(g, 4, IDS(1, 2, 3, 3)), s = cu_fact(g, 4, IDS(1, 2, 3, 3));
+  int32_t d = cu_fact(g, 4, IDS(1, 2, 3, 3)), y = cu_fact(g, 4, IDS(1, 2, 3, 3));
+  int32_t w1 = cu_fconst(g, 4, IDS(2, 2, 1, 1), k, 4), w2 = cu_fconst(g, 4, IDS(2, 2, 1, 1), k2, 4);
+  int32_t w3 = cu_fconst(g, 4, IDS(2, 2, 1, 1), k3, 4), none = pc_graph_none(g);
   int32_t ones = pc_graph_ints(g, (const int64_t[]){1, 1}, 2);
   int32_t zeros = pc_graph_ints(g, (const int64_t[]){0, 0}, 2);
   int32_t f = pc_graph_bool(g, false), one = pc_graph_int(g, 1);
@@ -320,8 +314,8 @@ static void test_scalar_ops(void) {
   for (int i = 0; i < 10; i++) xin[i] = (float)i / 3 - 1.5f;
   for (int backend = 0; backend < 2; backend++) {
     pc_graph *g = pc_graph_new(NULL, "forward");
-    int32_t x = fact(g, 2, IDS(2, 5)), v[7];
-    for (int i = 0; i < 7; i++) v[i] = fact(g, 2, IDS(2, 3));
+    int32_t x = cu_fact(g, 2, IDS(2, 5)), v[7];
+    for (int i = 0; i < 7; i++) v[i] = cu_fact(g, 2, IDS(2, 3));
     int32_t dim = pc_graph_int(g, 1), start = pc_graph_int(g, 1), end = pc_graph_int(g, 4);
     int32_t one = pc_graph_int(g, 1), two = pc_graph_int(g, 2), half = pc_graph_double(g, 0.5);
     int32_t four = pc_graph_double(g, 4), m3 = pc_graph_int(g, -3), none = pc_graph_none(g);
@@ -362,8 +356,8 @@ static void test_split_cat(void) {
   float xin[10];
   for (int i = 0; i < 10; i++) xin[i] = (float)i;
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 2, IDS(2, 5)), a = fact(g, 2, IDS(2, 2)), b = fact(g, 2, IDS(2, 2));
-  int32_t c = fact(g, 2, IDS(2, 1)), y = fact(g, 2, IDS(2, 5));
+  int32_t x = cu_fact(g, 2, IDS(2, 5)), a = cu_fact(g, 2, IDS(2, 2)), b = cu_fact(g, 2, IDS(2, 2));
+  int32_t c = cu_fact(g, 2, IDS(2, 1)), y = cu_fact(g, 2, IDS(2, 5));
   int32_t pieces = pc_graph_tensor_list(g, IDS(a, b, c), 3, false);
   int32_t rev = pc_graph_tensor_list(g, IDS(c, b, a), 3, false);
   int32_t two = pc_graph_int(g, 2), one = pc_graph_int(g, 1);
@@ -390,7 +384,7 @@ static void test_split_cat(void) {
  * and scales are the formula's (to_xnnpack.h), computed here again. */
 static void test_8da8w(void) {
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 2, IDS(2, 12)), w = fconst(g, 2, IDS(12, 2), mw, 24), y = fact(g, 2, IDS(2, 2));
+  int32_t x = cu_fact(g, 2, IDS(2, 12)), w = cu_fconst(g, 2, IDS(12, 2), mw, 24), y = cu_fact(g, 2, IDS(2, 2));
   pc_graph_call(g, "aten::mm.out", IDS(x, w, y), W(0, 0, 1), 3);
   CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
   pc_xnn_stats st = {0};
@@ -448,8 +442,8 @@ static bool supported_one(pc_graph *g, int32_t node) {
 /* avg_pool2d(x [1,2,4,4], 2x2, stride 2, padding pad, ceil, count_include_pad). */
 static bool avg_pool(int pad, bool ceil, bool include_pad, bool divisor) {
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 4, IDS(1, 2, 4, 4));
-  int32_t o = pad ? 3 : 2, y = fact(g, 4, IDS(1, 2, o, o));
+  int32_t x = cu_fact(g, 4, IDS(1, 2, 4, 4));
+  int32_t o = pad ? 3 : 2, y = cu_fact(g, 4, IDS(1, 2, o, o));
   int32_t k = pc_graph_ints(g, (const int64_t[]){2, 2}, 2);
   int32_t p = pc_graph_ints(g, (const int64_t[]){pad, pad}, 2);
   int32_t cm = pc_graph_bool(g, ceil), ip = pc_graph_bool(g, include_pad);
@@ -480,7 +474,7 @@ static int32_t int3(pc_graph *g) { return pc_graph_int(g, 3); }
 
 static bool softmax_dim(int64_t dim) {
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 2, IDS(2, 3)), y = fact(g, 2, IDS(2, 3));
+  int32_t x = cu_fact(g, 2, IDS(2, 3)), y = cu_fact(g, 2, IDS(2, 3));
   int32_t d = pc_graph_int(g, dim), f = pc_graph_bool(g, false);
   int32_t n = pc_graph_call(g, "aten::_softmax.out", IDS(x, d, f, y), W(0, 0, 0, 1), 4);
   pc_graph_set_inputs(g, &x, 1);
