@@ -69,15 +69,7 @@ int main(int argc, char **argv) {
                               xp_f32_value(0, 0, 2, (const uint32_t[]){N, K}, w, (size_t)N * K),
                               xp_f32_value(0, 0, 1, (const uint32_t[]){N}, b, N),
                               xp_f32_value(PF_XNN_VALUE_OUTPUT, 1, 2, (const uint32_t[]){M, N}, NULL, 0)};
-    pc_xnn_node_desc n;
-    memset(&n, 0, sizeof n);
-    n.kind = PF_XNN_FULLY_CONNECTED;
-    n.in[0] = 0;
-    n.in[1] = 1;
-    n.in[2] = 2;
-    n.out[0] = 3;
-    n.out_min = -INFINITY;
-    n.out_max = INFINITY;
+    pc_xnn_node_desc n = xp_node(PF_XNN_FULLY_CONNECTED);
     snprintf(path, sizeof path, "%s/fc_xnn.pte", argv[1]);
     rc |= emit(path, v, 4, &n, (const int32_t[]){M, K}, (const int32_t[]){M, N}, 2);
     free(w);
@@ -91,15 +83,7 @@ int main(int argc, char **argv) {
                               xp_f32_value(0, 0, 4, (const uint32_t[]){O, 3, 3, C}, w, (size_t)O * 9 * C),
                               xp_f32_value(0, 0, 1, (const uint32_t[]){O}, b, O),
                               xp_f32_value(PF_XNN_VALUE_OUTPUT, 1, 4, (const uint32_t[]){1, H, W, O}, NULL, 0)};
-    pc_xnn_node_desc n;
-    memset(&n, 0, sizeof n);
-    n.kind = PF_XNN_CONV2D;
-    n.in[0] = 0;
-    n.in[1] = 1;
-    n.in[2] = 2;
-    n.out[0] = 3;
-    n.out_min = -INFINITY;
-    n.out_max = INFINITY;
+    pc_xnn_node_desc n = xp_node(PF_XNN_CONV2D);
     /* padding t,r,b,l; kernel; stride; dilation; group in/out channels; groups */
     const uint32_t p[13] = {1, 1, 1, 1, 3, 3, 1, 1, 1, 1, C, O, 1};
     memcpy(n.p, p, sizeof p);

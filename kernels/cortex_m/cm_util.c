@@ -104,6 +104,15 @@ ptera_status pk_cm_check_shifts(ptera_kernel_ctx *ctx, const char *op, const cha
   return PTERA_OK;
 }
 
+ptera_status pk_cm_get_channel_params(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                      size_t i_bias, size_t i_mult, size_t oc, const int32_t **bias,
+                                      const int32_t **mult, const int32_t **shift) {
+  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, i_bias, "bias", oc, true, bias));
+  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, i_mult, "requantize_multipliers", oc, false, mult));
+  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, i_mult + 1, "requantize_shifts", oc, false, shift));
+  return pk_cm_check_shifts(ctx, op, "requantize_shifts", *shift, oc);
+}
+
 /* The batch, channel and kernel fields of g from in and out. */
 static ptera_status geom_start(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
                                const ptera_tensor *out, pk_conv2d_geom *g) {
@@ -171,6 +180,18 @@ ptera_status pk_cm_pool_init(ptera_kernel_ctx *ctx, const char *op, const ptera_
     g->dil[d] = 1;
   }
   return geom_finish(ctx, op, out, g);
+}
+
+ptera_status pk_cm_pool_window(ptera_kernel_ctx *ctx, const char *op, const pk_conv2d_geom *g,
+                               int64_t oy, int64_t ox, int64_t w[4]) {
+  int64_t y0 = oy * g->stride[0] - g->pad[0], x0 = ox * g->stride[1] - g->pad[1];
+  w[0] = y0 < 0 ? 0 : y0;
+  w[1] = y0 + g->kh < g->h ? y0 + g->kh : g->h;
+  w[2] = x0 < 0 ? 0 : x0;
+  w[3] = x0 + g->kw < g->w ? x0 + g->kw : g->w;
+  if (w[1] > w[0] && w[3] > w[2]) return PTERA_OK;
+  return ptera_kernel_fail(ctx, BAD, "%s: the window of output (%d, %d) lies in the padding", op, (int)oy,
+                           (int)ox);
 }
 
 int8_t pk_cm_requant_out(int32_t acc, int32_t mult, int32_t shift, int32_t offset, int32_t lo,

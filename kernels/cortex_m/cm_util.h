@@ -43,6 +43,14 @@ PT_FUNC ptera_status pk_cm_get_i32_vec(ptera_kernel_ctx *ctx, const char *op, pt
 PT_FUNC ptera_status pk_cm_check_shifts(ptera_kernel_ctx *ctx, const char *op, const char *name,
                                         const int32_t *shift, size_t n);
 
+/* The per-output-channel arguments of the int8 convolutions: bias
+ * (Tensor?, args[i_bias]; NULL when None), requantize_multipliers and
+ * requantize_shifts (args[i_mult], args[i_mult + 1]), each oc Int values,
+ * every shift within [-31, 31]. */
+PT_FUNC ptera_status pk_cm_get_channel_params(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                              size_t i_bias, size_t i_mult, size_t oc, const int32_t **bias,
+                                              const int32_t **mult, const int32_t **shift);
+
 /* The geometry of a channels-last 2-D convolution or pooling: the compute
  * layer's pk_conv2d_geom (layout NHWC), filled from in and out (NCHW logical
  * sizes, channels-last memory; equal batches), the groups, the kernel size
@@ -61,6 +69,12 @@ PT_FUNC ptera_status pk_cm_pool_init(ptera_kernel_ctx *ctx, const char *op, cons
                                      const ptera_tensor *out, const int32_t kernel[2],
                                      const int32_t stride[2], const int32_t pad[2], bool ceil_mode,
                                      pk_conv2d_geom *g);
+
+/* The in-bounds rows [w[0], w[1]) and columns [w[2], w[3]) of the window of
+ * output (oy, ox) of pooling g; fails (InvalidArgument) when the window
+ * lies wholly in the padding. */
+PT_FUNC ptera_status pk_cm_pool_window(ptera_kernel_ctx *ctx, const char *op, const pk_conv2d_geom *g,
+                                       int64_t oy, int64_t ox, int64_t w[4]);
 
 /* Operands of the int8 binary ops (quantized_add / quantized_mul): the same
  * sizes and layout for a, b and out, or channel broadcast: a and b 4-D with

@@ -40,10 +40,7 @@ ptera_status pk_cm_quantized_conv2d_out(ptera_kernel_ctx *ctx, ptera_value **arg
                              op, (int)w->sizes[0], (int)w->sizes[1], (int)w->sizes[2], (int)cg,
                              (int)g.c_in, (int)g.c_out);
   size_t oc = (size_t)g.c_out;
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 2, "bias", oc, true, &bias));
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 8, "requantize_multipliers", oc, false, &mult));
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 9, "requantize_shifts", oc, false, &shift));
-  PK_TRY(pk_cm_check_shifts(ctx, op, "requantize_shifts", shift, oc));
+  PK_TRY(pk_cm_get_channel_params(ctx, op, args, 2, 8, oc, &bias, &mult, &shift));
   int32_t per_group = (int32_t)pk_conv2d_cout_g(&g);
   const int8_t *x = in->data, *wt = w->data;
   int8_t *y = out->data;

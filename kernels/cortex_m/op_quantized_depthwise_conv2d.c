@@ -42,10 +42,7 @@ ptera_status pk_cm_quantized_depthwise_conv2d_out(ptera_kernel_ctx *ctx, ptera_v
                              "depth_multiplier %d",
                              op, (int)g.c_out, (int)w->sizes[3], (int)g.c_in, (int)dm);
   size_t oc = (size_t)g.c_out;
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 2, "bias", oc, true, &bias));
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 9, "requantize_multipliers", oc, false, &mult));
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 10, "requantize_shifts", oc, false, &shift));
-  PK_TRY(pk_cm_check_shifts(ctx, op, "requantize_shifts", shift, oc));
+  PK_TRY(pk_cm_get_channel_params(ctx, op, args, 2, 9, oc, &bias, &mult, &shift));
   const int8_t *x = in->data, *wt = w->data;
   int8_t *y = out->data;
   for (int32_t oy = 0; oy < g.oh; oy++)

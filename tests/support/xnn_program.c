@@ -1,6 +1,7 @@
 /* See xnn_program.h. */
 #include "xnn_program.h"
 
+#include <math.h>
 #include <string.h>
 
 pc_xnn_value_desc xp_f32_value(uint32_t flags, uint32_t ext, uint8_t ndims, const uint32_t *dims,
@@ -15,6 +16,19 @@ pc_xnn_value_desc xp_f32_value(uint32_t flags, uint32_t ext, uint8_t ndims, cons
   v.data = data;
   v.nbytes = data ? n * sizeof(float) : 0;
   return v;
+}
+
+pc_xnn_node_desc xp_node(uint8_t kind) {
+  pc_xnn_node_desc n;
+  memset(&n, 0, sizeof n);
+  n.kind = kind;
+  n.in[0] = 0;
+  n.in[1] = 1;
+  n.in[2] = 2;
+  n.out[0] = 3;
+  n.out_min = -INFINITY;
+  n.out_max = INFINITY;
+  return n;
 }
 
 /* A Float tensor of sizes[dim] planned in arena 1 at offset. */

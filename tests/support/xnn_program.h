@@ -14,6 +14,10 @@
 pc_xnn_value_desc xp_f32_value(uint32_t flags, uint32_t ext, uint8_t ndims, const uint32_t *dims,
                                const float *data, size_t n);
 
+/* A node of the given kind reading values 0 (input), 1 (weights) and 2
+ * (bias) into value 3, with no output clamp (min -inf, max +inf). */
+pc_xnn_node_desc xp_node(uint8_t kind);
+
 /* pc_emit_pte of the program running blob on Float x (sizes xs) into Float y
  * (sizes ys), both of rank dim: the file in *file (free with pt_free(NULL, .)). */
 ptera_status xp_delegated_pte(const uint8_t *blob, size_t bsize, uint8_t dim, const int32_t *xs,

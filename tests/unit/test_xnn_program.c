@@ -85,12 +85,7 @@ static void test_fc(void) {
                             xp_f32_value(0, 0, 2, (const uint32_t[]){N, K}, w, N * K),
                             xp_f32_value(0, 0, 1, (const uint32_t[]){N}, b, N),
                             xp_f32_value(2, 1, 2, (const uint32_t[]){M, N}, NULL, 0)};
-  pc_xnn_node_desc n;
-  memset(&n, 0, sizeof n);
-  n.kind = PF_XNN_FULLY_CONNECTED;
-  n.in[1] = 1;
-  n.in[2] = 2;
-  n.out[0] = 3;
+  pc_xnn_node_desc n = xp_node(PF_XNN_FULLY_CONNECTED);
   n.has_min_max = true;
   n.out_min = -2.0f;
   n.out_max = 2.5f;
@@ -128,14 +123,7 @@ static void test_conv(void) {
                             xp_f32_value(0, 0, 4, (const uint32_t[]){O, 3, 3, C}, w, O * 9 * C),
                             xp_f32_value(0, 0, 1, (const uint32_t[]){O}, b, O),
                             xp_f32_value(2, 1, 4, (const uint32_t[]){1, H, W, O}, NULL, 0)};
-  pc_xnn_node_desc n;
-  memset(&n, 0, sizeof n);
-  n.kind = PF_XNN_CONV2D;
-  n.in[1] = 1;
-  n.in[2] = 2;
-  n.out[0] = 3;
-  n.out_min = -INFINITY;
-  n.out_max = INFINITY;
+  pc_xnn_node_desc n = xp_node(PF_XNN_CONV2D);
   const uint32_t p[13] = {1, 1, 1, 1, 3, 3, 1, 1, 1, 1, C, O, 1};
   memcpy(n.p, p, sizeof p);
   uint8_t *blob;
