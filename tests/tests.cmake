@@ -193,3 +193,19 @@ add_test(NAME example_caller_memory
 add_test(NAME cli_progress
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/progress.py $<TARGET_FILE:ptera>
                  ${PROJECT_BINARY_DIR}/progress_scratch)
+
+# The small-target switches on the host (tests/switches/switches.py): the
+# runtime built from outside the tree with PTERA_NO_FS, PTERA_NO_HEAP,
+# PTERA_STRIP_MESSAGES and PTERA_THREADS=OFF together; nm and strings show
+# no file, heap, thread or message-formatting code in it, and corpus programs
+# run from one static pool sized by the memory queries match ExecuTorch's
+# outputs. Its build directory is kept (incremental; the compiler launcher,
+# e.g. ccache, is passed on). Not in the sanitizer or valgrind builds, whose
+# options the inner build would not have anyway.
+if(NOT PTERA_SANITIZE AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME build_switches
+           COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/switches/switches.py ${PROJECT_SOURCE_DIR}
+                   $<TARGET_FILE:ptera_static> ${PTERA_CORPUS_DIR} ${PROJECT_BINARY_DIR}/switches_scratch
+                   ${CMAKE_C_COMPILER} ${CMAKE_C_COMPILER_LAUNCHER})
+  set_tests_properties(build_switches PROPERTIES TIMEOUT 600 COST 700)
+endif()
