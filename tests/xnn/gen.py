@@ -326,6 +326,14 @@ def gen_pool():
         simple('AvgPooling2d', [xn], lambda a: t(nhwc(ref)), p=(p, p, p, p, k, k, s, s, 0, 0), flags=0x40)
         ref2 = F.max_pool2d(t(x), k, s, p)
         simple('MaxPooling2d', [xn], lambda a: t(nhwc(ref2)), p=(p, p, p, p, k, k, s, s, 1, 1), flags=0x40)
+    # many channels and rows (split over the thread pool), dilated max, a clamp
+    xb = rnd(2, 37, 23, 21)
+    xbn = nhwc(t(xb))
+    ref = F.avg_pool2d(t(xb), 3, 2, 1, count_include_pad=False)
+    simple('AvgPooling2d', [xbn], lambda a: t(nhwc(ref)), p=(1, 1, 1, 1, 3, 3, 2, 2, 0, 0), flags=0x40)
+    ref = torch.clamp(F.max_pool2d(t(xb), 3, 1, 1, dilation=2), -0.5, 0.6)
+    simple('MaxPooling2d', [xbn], lambda a: t(nhwc(ref)), p=(1, 1, 1, 1, 3, 3, 1, 1, 2, 2), flags=0x40,
+           mm=(-0.5, 0.6))
     simple('GlobalAvgPooling2d', [xn], lambda a: a.mean((1, 2), keepdim=True), flags=0x40)
     simple('GlobalAvgPooling2d', [xn], lambda a: torch.clamp(a.mean((1, 2), keepdim=True), 0.0, 0.05),
            flags=0x40, mm=(0.0, 0.05))
