@@ -201,6 +201,10 @@ def gen_shape_ops():
     x = rnd(2, 3, 4, 5)
     for perm in ((0, 2, 3, 1), (3, 1, 0, 2)):
         simple('StaticTranspose', [x], lambda a: a.permute(*perm), v0=perm)
+    # contiguous runs (the last dim kept), merged dims, size-1 dims, the identity
+    for shape, perm in (((2, 3, 4, 5), (1, 0, 2, 3)), ((2, 3, 4, 5), (2, 3, 0, 1)), ((3, 1, 4, 1, 6), (4, 1, 3, 0, 2)),
+                        ((1, 3, 1, 5), (2, 0, 3, 1)), ((2, 3, 4), (0, 1, 2)), ((1, 1), (1, 0))):
+        simple('StaticTranspose', [rnd(*shape)], lambda a: a.permute(*perm), v0=perm)
     for ns, ref in (((6, 20), (6, 20)), ((0, 5), (24, 5)), ((120,), (120,))):
         simple('StaticReshape', [x], lambda a: a.reshape(*ref), v0=ns)
     for off, sz in (((0, 1, 1, 0), (2, 2, 3, 5)), ((1, 0, 2, 3), (1, 3, 0, 2))):
