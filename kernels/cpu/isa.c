@@ -10,6 +10,9 @@
 #define PK_X86 1
 #elif defined(__aarch64__)
 #define PK_ARM64 1
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
 #endif
 
 static const char *const pk_isa_names[PK_ISA_COUNT] = {"scalar", "avx2", "avx512", "neon"};
@@ -40,9 +43,44 @@ static bool cpu_has(pk_isa isa) {
   }
   return false;
 }
+
+static bool cpu_has_ext(pk_isa_ext ext) {
+  unsigned int a, b, c, d;
+  if (ext == PK_EXT_AVX512VNNI)
+    return cpu_has(PK_ISA_AVX512) && __get_cpuid_count(7, 0, &a, &b, &c, &d) && ((c >> 11) & 1);
+  if (ext == PK_EXT_AVXVNNI)
+    return cpu_has(PK_ISA_AVX2) && __get_cpuid_count(7, 1, &a, &b, &c, &d) && ((a >> 4) & 1);
+  return false;
+}
 #elif defined(PK_ARM64)
 static bool cpu_has(pk_isa isa) { return isa == PK_ISA_NEON; /* AdvSIMD is mandatory on AArch64 */ }
+
+static bool cpu_has_ext(pk_isa_ext ext) {
+#if defined(__linux__)
+  return ext == PK_EXT_DOTPROD && (getauxval(AT_HWCAP) & (1ul << 20)); /* HWCAP_ASIMDDP */
+#else
+  (void)ext;
+  return false;
 #endif
+}
+#endif
+
+static _Atomic int ext_off = -1; /* PTERA_ISA_EXT=none, read once */
+
+bool pk_isa_ext_available(pk_isa_ext ext) {
+  int off = atomic_load_explicit(&ext_off, memory_order_relaxed);
+  if (off < 0) {
+    const char *e = getenv("PTERA_ISA_EXT");
+    off = e && strcmp(e, "none") == 0;
+    atomic_store_explicit(&ext_off, off, memory_order_relaxed);
+  }
+  if (off || (unsigned)ext >= PK_EXT_COUNT) return false;
+#if defined(PK_X86) || defined(PK_ARM64)
+  return cpu_has_ext(ext);
+#else
+  return false;
+#endif
+}
 
 bool pk_isa_available(pk_isa isa) {
   switch (isa) {
