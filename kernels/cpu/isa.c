@@ -65,21 +65,23 @@ static bool cpu_has_ext(pk_isa_ext ext) {
 }
 #endif
 
-static _Atomic int ext_off = -1; /* PTERA_ISA_EXT=none, read once */
+/* Bit e set: extension e is usable; detected once (cpuid is slow, and traps
+ * in virtual machines), PTERA_ISA_EXT=none read then too. Several threads
+ * may detect at once: they store the same value. */
+static _Atomic int ext_bits = -1;
 
 bool pk_isa_ext_available(pk_isa_ext ext) {
-  int off = atomic_load_explicit(&ext_off, memory_order_relaxed);
-  if (off < 0) {
+  int bits = atomic_load_explicit(&ext_bits, memory_order_relaxed);
+  if (bits < 0) {
     const char *e = getenv("PTERA_ISA_EXT");
-    off = e && strcmp(e, "none") == 0;
-    atomic_store_explicit(&ext_off, off, memory_order_relaxed);
-  }
-  if (off || (unsigned)ext >= PK_EXT_COUNT) return false;
+    bits = 0;
 #if defined(PK_X86) || defined(PK_ARM64)
-  return cpu_has_ext(ext);
-#else
-  return false;
+    for (int i = 0; i < PK_EXT_COUNT && !(e && strcmp(e, "none") == 0); i++)
+      if (cpu_has_ext((pk_isa_ext)i)) bits |= 1 << i;
 #endif
+    atomic_store_explicit(&ext_bits, bits, memory_order_relaxed);
+  }
+  return (unsigned)ext < PK_EXT_COUNT && ((bits >> ext) & 1);
 }
 
 bool pk_isa_available(pk_isa isa) {

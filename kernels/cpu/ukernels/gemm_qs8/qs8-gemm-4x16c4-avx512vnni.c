@@ -19,6 +19,20 @@ void pk_qs8_gemm_4x16c4_avx512vnni(size_t mr, size_t kc, const int8_t *a, size_t
   const int8_t *a0 = a, *a1 = mr > 1 ? a + lda : a0, *a2 = mr > 2 ? a + 2 * lda : a1, *a3 = mr > 3 ? a + 3 * lda : a2;
   __m512i init = _mm512_slli_epi32(_mm512_loadu_si512((const void *)(w + kc * PK_QS8_NR)), 7);
   init = _mm512_sub_epi32(_mm512_setzero_si512(), init);
+  if (mr == 1) { /* one row: four chains over k, so the adds do not wait on each other */
+    __m512i s0 = init, s1 = _mm512_setzero_si512(), s2 = s1, s3 = s1;
+    size_t k = 0;
+    for (; k + 16 <= kc; k += 16) {
+      s0 = _mm512_dpbusd_epi32(s0, row4(a0 + k), _mm512_loadu_si512((const void *)(w + k * PK_QS8_NR)));
+      s1 = _mm512_dpbusd_epi32(s1, row4(a0 + k + 4), _mm512_loadu_si512((const void *)(w + (k + 4) * PK_QS8_NR)));
+      s2 = _mm512_dpbusd_epi32(s2, row4(a0 + k + 8), _mm512_loadu_si512((const void *)(w + (k + 8) * PK_QS8_NR)));
+      s3 = _mm512_dpbusd_epi32(s3, row4(a0 + k + 12), _mm512_loadu_si512((const void *)(w + (k + 12) * PK_QS8_NR)));
+    }
+    for (; k < kc; k += 4)
+      s0 = _mm512_dpbusd_epi32(s0, row4(a0 + k), _mm512_loadu_si512((const void *)(w + k * PK_QS8_NR)));
+    _mm512_storeu_si512((void *)c, _mm512_add_epi32(_mm512_add_epi32(s0, s1), _mm512_add_epi32(s2, s3)));
+    return;
+  }
   __m512i c0 = init, c1 = init, c2 = init, c3 = init;
   for (size_t k = 0; k < kc; k += 4) {
     __m512i vw = _mm512_loadu_si512((const void *)(w + k * PK_QS8_NR));

@@ -20,6 +20,27 @@ void pk_qs8_gemm_4x16c4_avxvnni(size_t mr, size_t kc, const int8_t *a, size_t ld
   const __m256i *ks = (const __m256i *)(const void *)(w + kc * PK_QS8_NR);
   __m256i lo = _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_slli_epi32(_mm256_loadu_si256(ks), 7));
   __m256i hi = _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_slli_epi32(_mm256_loadu_si256(ks + 1), 7));
+  if (mr == 1) { /* one row: two chains over k per half */
+    __m256i l0 = lo, h0 = hi, l1 = _mm256_setzero_si256(), h1 = l1;
+    size_t k = 0;
+    for (; k + 8 <= kc; k += 8) {
+      const __m256i *pw = (const __m256i *)(const void *)(w + k * PK_QS8_NR);
+      __m256i x0 = row4(a + k), x1 = row4(a + k + 4);
+      l0 = _mm256_dpbusd_avx_epi32(l0, x0, _mm256_loadu_si256(pw));
+      h0 = _mm256_dpbusd_avx_epi32(h0, x0, _mm256_loadu_si256(pw + 1));
+      l1 = _mm256_dpbusd_avx_epi32(l1, x1, _mm256_loadu_si256(pw + 2));
+      h1 = _mm256_dpbusd_avx_epi32(h1, x1, _mm256_loadu_si256(pw + 3));
+    }
+    for (; k < kc; k += 4) {
+      const __m256i *pw = (const __m256i *)(const void *)(w + k * PK_QS8_NR);
+      __m256i x0 = row4(a + k);
+      l0 = _mm256_dpbusd_avx_epi32(l0, x0, _mm256_loadu_si256(pw));
+      h0 = _mm256_dpbusd_avx_epi32(h0, x0, _mm256_loadu_si256(pw + 1));
+    }
+    _mm256_storeu_si256((__m256i *)(void *)c, _mm256_add_epi32(l0, l1));
+    _mm256_storeu_si256((__m256i *)(void *)(c + 8), _mm256_add_epi32(h0, h1));
+    return;
+  }
   __m256i l0 = lo, l1 = lo, l2 = lo, l3 = lo, h0 = hi, h1 = hi, h2 = hi, h3 = hi;
   for (size_t k = 0; k < kc; k += 4) {
     const __m256i *pw = (const __m256i *)(const void *)(w + k * PK_QS8_NR);
