@@ -34,5 +34,6 @@ set(SOURCES
   xnn_legacy_dq.c
   xnn_nodes.c
   xnn_quant.c
+  xnn_residency.c
   xnn_util.c
 )

@@ -296,7 +296,67 @@ def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), 
     c.done()
 
 
+def conv_chain_case(tag, with_gap):
+    """A small MobileNet-style block, several nodes in one graph: the
+    depthwise convolution makes the NCHW route preferred, so the 1x1
+    convolutions take it too and the values between them (and the residual
+    Add and Hardswish on them) stay NCHW inside the delegate
+    (xnn_residency.c); with_gap: one of them is also read by a
+    GlobalAvgPooling2d, which keeps its chain NHWC."""
+    c = Case('ConvChain_%d' % len(LINES), 'Conv2d', tag)
+    x = rnd(1, 4, 6, 5)
+    ws = [rnd(8, 4, 1, 1), rnd(8, 1, 3, 3), rnd(4, 8, 1, 1), rnd(4, 4, 1, 1), rnd(3, 4, 3, 3)]
+    bs = [rnd(8), rnd(8), rnd(4), rnd(4), rnd(3)]
+    tx = t(x)
+    y1 = F.conv2d(tx, t(ws[0]), t(bs[0]))
+    y2 = torch.clamp(F.conv2d(y1, t(ws[1]), t(bs[1]), 1, 1, 1, 8), 0.0, 6.0)
+    y3 = F.conv2d(y2, t(ws[2]), t(bs[2]))
+    y4 = F.conv2d(tx, t(ws[3]), t(bs[3]))
+    y6 = F.hardswish(y3 + y4)
+    y7 = F.conv2d(y6, t(ws[4]), t(bs[4]), 1, 1)
+    xi = c.value(nhwc(tx).shape, io='i')
+
+    def conv(inp, k, out_shape, kind='Conv2d', pad=0, mm=None):
+        w = ws[k]
+        oc, gic, kh, kw = w.shape
+        if kind == 'DepthwiseConv2d':
+            wt, groups, goc = w.reshape(oc, kh, kw).transpose(1, 2, 0)[None], oc, 1
+        else:
+            wt, groups, goc = w.transpose(0, 2, 3, 1), 1, oc
+        wi = c.value(wt.shape, const=np.ascontiguousarray(wt))
+        bi = c.value(bs[k].shape, const=bs[k])
+        o = c.value(out_shape)
+        c.node(kind, [inp, wi, bi], [o], mm=mm, p=[pad, pad, pad, pad, kh, kw, 1, 1, 1, 1, gic, goc, groups, 0, 0])
+        return o
+    v1 = conv(xi, 0, (1, 6, 5, 8))
+    v2 = conv(v1, 1, (1, 6, 5, 8), 'DepthwiseConv2d', 1, (0.0, 6.0))
+    v3 = conv(v2, 2, (1, 6, 5, 4))
+    v4 = conv(xi, 3, (1, 6, 5, 4))
+    v5 = c.value((1, 6, 5, 4))
+    c.node('Add', [v3, v4], [v5])
+    v6 = c.value((1, 6, 5, 4))
+    c.node('Hardswish', [v5], [v6])
+    y7n = nhwc(y7)
+    o7 = c.value(y7n.shape, io='o')
+    w = ws[4]
+    wi = c.value((3, 3, 3, 4), const=np.ascontiguousarray(w.transpose(0, 2, 3, 1)))
+    bi = c.value((3,), const=bs[4])
+    c.node('Conv2d', [v6, wi, bi], [o7], p=[1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 4, 3, 1, 0, 0])
+    ios = [('o', 1, y7n)]
+    if with_gap:
+        og = c.value((1, 1, 1, 4), io='o')
+        c.node('GlobalAvgPooling2d', [v4], [og], flags=0x40)
+        ios.append(('o', 2, y4.mean((2, 3), keepdim=True).permute(0, 2, 3, 1).numpy()))
+    c.io('i', 0, nhwc(tx))
+    for tag_, ext, arr in ios:
+        c.io(tag_, ext, arr, 1e-4)
+    c.done()
+
+
 def gen_conv():
+    conv_chain_case('chain/nchw', False)
+    conv_chain_case('chain/nchw+gap', True)
+
     # 1x1 stride 1 unpadded (the input is the product's A), grouped too;
     # multi-tile gathers (400 and 1152 output pixels) under 2 threads
     conv_case('Conv2d', rnd(2, 8, 5, 4), rnd(6, 8, 1, 1), rnd(6), (1, 1), (0, 0), (1, 1), 1)
