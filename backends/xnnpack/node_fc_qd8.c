@@ -75,7 +75,7 @@ typedef struct qd8_state {
   size_t tile_bytes;
   seg *segs;
   size_t nseg, nb, bs;
-  float *bscale; /* blockwise: [oc][nb] fp32 of the bf16 scales */
+  float *bscale; /* blockwise: [tile][nb][NR] fp32 of the bf16 scales (0 past oc) */
 } qd8_state;
 
 static size_t round4(size_t k) { return (k + 3) & ~(size_t)3; }
@@ -111,9 +111,11 @@ ptera_status px_fc_qd8_prepare(px_graph *g, const pf_xnn_node *n) {
     }
   s->packed = p;
   if (blockwise) {
-    size_t cnt = oc * nb;
+    size_t cnt = tiles * nb * PK_QS8_NR;
     if (!(s->bscale = px_packed_alloc(g, (cnt ? cnt : 1) * sizeof(float)))) return PTERA_MEMORY_ALLOCATION_FAILED;
-    for (size_t i = 0; i < oc * nb; i++) s->bscale[i] = pt_bf16_to_float(w->bscales[i]);
+    for (size_t o = 0; o < oc; o++)
+      for (size_t b = 0; b < nb; b++)
+        s->bscale[((o / PK_QS8_NR) * nb + b) * PK_QS8_NR + o % PK_QS8_NR] = pt_bf16_to_float(w->bscales[o * nb + b]);
   }
   g->state[g->cur] = s;
   return PTERA_OK;
@@ -141,6 +143,38 @@ typedef struct qd8_job {
   pk_qs8_gemm_fn gemm;
 } qd8_job;
 
+/* Blockwise filters whose blocks are one segment each (group sizes up to
+ * PK_QS8_GEMM_MAX_KC): the block's sum is exact in int32 (|sum q w| and
+ * |zp sum w| are at most 2^14 kc each), then the same fp32 steps as
+ * tile_rows, 16 channels at a time. */
+static void tile_rows_blocks(const qd8_job *j, size_t t, size_t m0, size_t mr, const px_qd8_param *p) {
+  const qd8_state *s = j->s;
+  const uint8_t *tp = s->packed + t * s->tile_bytes;
+  size_t c0 = t * PK_QS8_NR, nc = j->oc - c0 < PK_QS8_NR ? j->oc - c0 : PK_QS8_NR;
+  float v[PK_QS8_MR][PK_QS8_NR] = {{0}};
+  for (size_t i = 0; i < s->nseg; i++) {
+    const seg *sg = &s->segs[i];
+    const uint8_t *panel = tp + sg->off;
+    const float *bsc = s->bscale + (t * s->nb + i) * PK_QS8_NR;
+    int32_t ks[PK_QS8_NR], c[PK_QS8_MR][PK_QS8_NR];
+    memcpy(ks, panel + sg->kc * PK_QS8_NR, sizeof ks);
+    j->gemm(mr, sg->kc, j->xq + m0 * j->lda + sg->k0, j->lda, panel, &c[0][0], PK_QS8_NR);
+    for (size_t m = 0; m < mr; m++) {
+      int32_t zp = p[m].zero_point;
+      for (size_t q = 0; q < PK_QS8_NR; q++) { /* one rounding per statement: no fused multiply-add */
+        float tb = (float)(c[m][q] - zp * ks[q]) * bsc[q];
+        v[m][q] += tb;
+      }
+    }
+  }
+  for (size_t m = 0; m < mr; m++)
+    for (size_t q = 0; q < nc; q++) {
+      float r = v[m][q] * p[m].scale;
+      r += j->bias ? j->bias[c0 + q] : 0.0f;
+      j->y[(m0 + m) * j->oc + c0 + q] = px_clampf(r, j->n->out_min, j->n->out_max);
+    }
+}
+
 /* Rows [m0, m0 + mr) x channel tile t. */
 static void tile_rows(const qd8_job *j, size_t t, size_t m0, size_t mr) {
   const qd8_state *s = j->s;
@@ -149,6 +183,10 @@ static void tile_rows(const qd8_job *j, size_t t, size_t m0, size_t mr) {
   size_t c0 = t * PK_QS8_NR, nc = j->oc - c0 < PK_QS8_NR ? j->oc - c0 : PK_QS8_NR;
   px_qd8_param p[PK_QS8_MR];
   for (size_t m = 0; m < mr; m++) p[m] = j->ic ? j->prm[(m0 + m) * j->ic / j->rowlen] : (px_qd8_param){0, 1.0f};
+  if (blockwise && s->nseg == s->nb) {
+    tile_rows_blocks(j, t, m0, mr, p);
+    return;
+  }
   int64_t acc[PK_QS8_MR][PK_QS8_NR] = {{0}};
   float v[PK_QS8_MR][PK_QS8_NR] = {{0}};
   for (size_t i = 0; i < s->nseg; i++) {
@@ -163,7 +201,7 @@ static void tile_rows(const qd8_job *j, size_t t, size_t m0, size_t mr) {
       for (size_t m = 0; m < mr; m++)
         for (size_t q = 0; q < nc; q++) {
           if (blockwise) { /* one rounding per statement: no fused multiply-add */
-            float tb = (float)acc[m][q] * s->bscale[(c0 + q) * s->nb + sg->blk];
+            float tb = (float)acc[m][q] * s->bscale[(t * s->nb + sg->blk) * PK_QS8_NR + q];
             v[m][q] += tb;
           } else {
             float tr = (float)acc[m][q] * p[m].scale;
