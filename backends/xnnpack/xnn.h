@@ -166,6 +166,9 @@ PT_FUNC bool px_conv_nchw_wins(const px_graph *g, const pf_xnn_node *n);
 PT_FUNC bool px_conv_nchw_ok(const px_graph *g, const pf_xnn_node *n);
 /* Whether convolution node i (prepared) runs the NCHW route. */
 PT_FUNC bool px_conv_runs_nchw(const px_graph *g, uint32_t i);
+/* Init, before sizing: Clamps folded into the FullyConnected or
+ * convolution before them (xnn_fold_clamp.c). */
+PT_FUNC void px_fold_clamps(px_graph *g);
 /* Init, before the prepare steps: g->nchw_pref (xnn_residency.c). */
 PT_FUNC void px_plan_routes(px_graph *g);
 /* Init, after the prepare steps: marks the NCHW-resident values. */

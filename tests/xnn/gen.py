@@ -353,7 +353,37 @@ def conv_chain_case(tag, with_gap):
     c.done()
 
 
+def fc_clamp_case(tag, mm_fc, mm_clamp, twice):
+    """FullyConnected -> Clamp: the Clamp folds into the FullyConnected's
+    range (xnn_fold_clamp.c) unless the value has another reader (twice:
+    an Add of it with the Clamp's output)."""
+    c = Case('FcClamp_%d' % len(LINES), 'FullyConnected', tag)
+    x, w, b = rnd(5, 7), rnd(6, 7), rnd(6)
+    y = torch.clamp(t(x) @ t(w).T + t(b), *mm_fc)
+    z = torch.clamp(y, *mm_clamp)
+    if twice:
+        z = z + y
+    xi = c.value(x.shape, io='i')
+    wi, bi = c.value(w.shape, const=w), c.value(b.shape, const=b)
+    v = c.value((5, 6))
+    c.node('FullyConnected', [xi, wi, bi], [v], mm=mm_fc)
+    o = c.value((5, 6), io='o')
+    if twice:
+        v2 = c.value((5, 6))
+        c.node('Clamp', [v], [v2], mm=mm_clamp)
+        c.node('Add', [v2, v], [o])
+    else:
+        c.node('Clamp', [v], [o], mm=mm_clamp)
+    c.io('i', 0, x)
+    c.io('o', 1, z.numpy(), 1e-5)
+    c.done()
+
+
 def gen_conv():
+    fc_clamp_case('clamp-folded', (-1.0, 2.0), (0.0, 6.0), False)
+    fc_clamp_case('clamp-disjoint', (-1.0, 0.5), (1.0, 6.0), False)
+    fc_clamp_case('clamp-read-twice', (-1e30, 1e30), (0.0, 0.5), True)
+
     conv_chain_case('chain/nchw', False)
     conv_chain_case('chain/nchw+gap', True)
 
