@@ -161,6 +161,16 @@ def gen_fc_qd8():
         w = G.rng.integers(-8, 8, (oc, ic)).astype(np.int8)
         scales = bf16(G.rng.uniform(0.02, 0.2, (oc, ic // gs)).astype(F32))[1]
         fc_qd8_case('qdint8/qbint4', G.rnd(*lead, ic), nnbd, QBINT4, w, scales, G.rnd(oc) if bias else None, mm, gs=gs)
+    # the GEMM micro-kernel's tile edges: 16-channel tiles (oc 37: two and a
+    # part), 4-row groups (6 rows), inputs not a multiple of 4 (padded rows)
+    for wkind, lo, hi, ic, tw in ((QCINT8, -128, 128, 1003, False), (QCINT8, -128, 128, 130, True),
+                                  (QCINT4, -8, 8, 131, False), (QCINT4, -8, 8, 64, True)):
+        w = G.rng.integers(lo, hi, (37, ic)).astype(np.int8)
+        fc_qd8_case('qdint8/%s' % ('qcint8' if wkind == QCINT8 else 'qcint4'), G.rnd(6, ic), 1, wkind, w,
+                    G.rng.uniform(0.005, 0.03, 37).astype(F32), G.rnd(37), None, tw)
+    w = G.rng.integers(-8, 8, (21, 192)).astype(np.int8)
+    scales = bf16(G.rng.uniform(0.02, 0.2, (21, 3)).astype(F32))[1]
+    fc_qd8_case('qdint8/qbint4', G.rnd(5, 192), 1, QBINT4, w, scales, G.rnd(21), (-3.0, 3.0), gs=64)
 
 
 def gen_fc_static():
