@@ -173,6 +173,10 @@ PT_FUNC void px_fold_clamps(px_graph *g);
 PT_FUNC void px_plan_routes(px_graph *g);
 /* Init, after the prepare steps: marks the NCHW-resident values. */
 PT_FUNC void px_plan_residency(px_graph *g);
+/* Execute, after node n's reshape: an elementwise node on NCHW-resident
+ * values was planned for operands of one shape; a run whose shapes make
+ * it broadcast is refused (the layouts would no longer line up). */
+PT_FUNC ptera_status px_check_residency(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_deconv2d_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_deconv2d_prepare(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_deconv2d_run(px_graph *g, const pf_xnn_node *n);

@@ -191,6 +191,7 @@ static ptera_status reshape_all(px_graph *g) {
     if (!impl) return px_fail(g, PTERA_NOT_IMPLEMENTED, "node type is not implemented");
     g->ws[g->cur] = 0;
     ptera_status st = impl->reshape(g, n);
+    if (st == PTERA_OK && !g->sizing) st = px_check_residency(g, n);
     if (st != PTERA_OK) return st;
     size_t need = node_scratch(g, n, impl, g->cur);
     if (g->sizing) {

@@ -79,3 +79,15 @@ void px_plan_residency(px_graph *g) {
     }
   }
 }
+
+ptera_status px_check_residency(px_graph *g, const pf_xnn_node *n) {
+  if (!elementwise(n->kind) || !g->v[n->out[0]].nchw) return PTERA_OK;
+  const px_value *o = &g->v[n->out[0]];
+  for (unsigned j = 0; j < n->nin; j++)
+    if (!same_dims(&g->v[n->in[j]], o))
+      return px_fail(g, PTERA_NOT_SUPPORTED,
+                     "input %u's shape differs from the output's at these input shapes; this node was planned "
+                     "for one shape (its operands are kept channels-first between convolutions)",
+                     j + 1);
+  return PTERA_OK;
+}

@@ -296,6 +296,38 @@ def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), 
     c.done()
 
 
+def conv_chain_broadcast_case():
+    """An Add between two convolutions' NCHW-resident outputs, planned at the
+    stored 8x8 input where both are 4x4: a 3x3 input makes them 1x1 and 2x2,
+    an Add that broadcasts, which the channels-first values cannot line up
+    for; execution refuses it instead of computing on mismatched layouts."""
+    c = Case('ConvChainBroadcast_%d' % len(LINES), 'Add', 'fp32/nchw-broadcast')
+    xi = c.value((1, 8, 8, 4), io='i')
+
+    def conv(inp, k, s_, oc, out_shape, kind='Conv2d'):
+        ic = 4 if inp == xi else 8
+        if kind == 'DepthwiseConv2d':
+            wt, gic, goc, groups = rnd(1, k, k, ic), 1, 1, ic
+        else:
+            wt, gic, goc, groups = rnd(oc, k, k, ic), ic, oc, 1
+        wi = c.value(wt.shape, const=wt)
+        o = c.value(out_shape)
+        c.node(kind, [inp, wi, NONE], [o], p=[0, 0, 0, 0, k, k, s_, s_, 1, 1, gic, goc, groups, 0, 0])
+        return o
+    v1 = conv(xi, 1, 1, 8, (1, 8, 8, 8))
+    a = conv(v1, 2, 2, 8, (1, 4, 4, 8), 'DepthwiseConv2d')
+    b = conv(v1, 1, 2, 8, (1, 4, 4, 8))
+    v4 = c.value((1, 4, 4, 8))
+    c.node('Add', [a, b], [v4])
+    o = c.value((1, 4, 4, 3), io='o')
+    wo = rnd(3, 1, 1, 8)
+    c.node('Conv2d', [v4, c.value(wo.shape, const=wo), NONE], [o], p=[0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 8, 3, 1, 0, 0])
+    c.io('i', 0, rnd(1, 3, 3, 4))
+    c.io('o', 1, np.zeros((1, 4, 4, 3), np.float32))
+    c.ios.append('x NotSupported %d %s' % (c.next, "differs from the output's"))
+    c.done()
+
+
 def conv_chain_case(tag, with_gap):
     """A small MobileNet-style block, several nodes in one graph: the
     depthwise convolution makes the NCHW route preferred, so the 1x1
@@ -386,6 +418,7 @@ def gen_conv():
 
     conv_chain_case('chain/nchw', False)
     conv_chain_case('chain/nchw+gap', True)
+    conv_chain_broadcast_case()
 
     # 1x1 stride 1 unpadded (the input is the product's A), grouped too;
     # multi-tile gathers (400 and 1152 output pixels) under 2 threads

@@ -22,7 +22,9 @@
  *   o EXT ETDTYPE NDIMS D.. OFF NBYTES TOL               an expected output (TOL 0: bit-exact)
  *   x STATUS NEXTS TEXT..                               init of the graph (NEXTS externals) must fail
  *                                                       with this status (e.g. InvalidProgram) and a
- *                                                       message naming the node and holding TEXT
+ *                                                       message naming the node and holding TEXT;
+ *                                                       when the case gives inputs, init succeeds
+ *                                                       and its execution must fail so
  *   e                                                   end of case: run it */
 #include <math.h>
 #include <stdio.h>
@@ -143,6 +145,16 @@ static void write_seed(const char *dir, const kase *k, const uint8_t *blob, size
   fclose(f);
 }
 
+/* Whether step (init or execute) refused case k as it expects. */
+static bool rejected(const kase *k, ptera_status st, const char *msg, const char *step, char *why, size_t why_size) {
+  bool ok = st != PTERA_OK && !strcmp(ptera_status_name(st), k->expect) && strstr(msg, "XNNPACK node") != NULL &&
+            strstr(msg, k->expect_msg) != NULL;
+  if (!ok)
+    snprintf(why, why_size, "%s: %s (%s), expected %s (%s)", step, ptera_status_name(st), st == PTERA_OK ? "" : msg,
+             k->expect, k->expect_msg);
+  return ok;
+}
+
 static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) {
   uint32_t nexts = (uint32_t)(k->expect[0] ? k->xnexts : k->ni + k->no);
   uint8_t *blob;
@@ -160,11 +172,8 @@ static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) 
   ptera_tensor tens[MAXIO * 2];
   ptera_value vals[MAXIO * 2], *args[MAXIO * 2];
   void *bufs[MAXIO * 2] = {0};
-  if (k->expect[0]) { /* a rejection case */
-    ok = st != PTERA_OK && !strcmp(ptera_status_name(st), k->expect) && strstr(msg, "XNNPACK node") != NULL &&
-         strstr(msg, k->expect_msg) != NULL;
-    if (!ok)
-      snprintf(why, why_size, "init: %s (%s), expected %s (%s)", ptera_status_name(st), msg, k->expect, k->expect_msg);
+  if (k->expect[0] && (st != PTERA_OK || !k->ni)) { /* a rejection case: at init, or at execute given inputs */
+    ok = rejected(k, st, msg, "init", why, why_size);
     goto done;
   }
   if (st != PTERA_OK) {
@@ -197,6 +206,10 @@ static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) 
   ptera_backend_exec_ctx ectx = {"forward", msg, sizeof msg, temp, tsz, g_pool};
   for (int rep = 0; rep < 2; rep++) { /* twice: the second run re-propagates shapes */
     st = b->execute(&ectx, h, args, nexts);
+    if (k->expect[0]) {
+      ok = rejected(k, st, msg, "execute", why, why_size);
+      goto done;
+    }
     if (st != PTERA_OK) {
       snprintf(why, why_size, "execute: %s: %s", ptera_status_name(st), msg);
       goto done;
