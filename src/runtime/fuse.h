@@ -149,6 +149,8 @@ PT_FUNC ptera_status pr_fuse_match_conv(ptera_method *m, const pf_chain *chain, 
                                         pr_fuse_match *mt, bool *found);
 PT_FUNC ptera_status pr_fuse_match_add(ptera_method *m, const pf_chain *chain, uint32_t k,
                                        pr_fuse_match *mt, bool *found);
+PT_FUNC ptera_status pr_fuse_match_bmm(ptera_method *m, const pf_chain *chain, uint32_t k,
+                                       pr_fuse_match *mt, bool *found);
 PT_FUNC ptera_status pr_fuse_match_linear(ptera_method *m, const pf_chain *chain, uint32_t k,
                                           pr_fuse_match *mt, bool *found);
 

@@ -11,6 +11,7 @@ set(SOURCES
   fuse.c
   fuse_add.c
   fuse_alias.c
+  fuse_bmm.c
   fuse_conv.c
   fuse_inplace.c
   fuse_linear.c

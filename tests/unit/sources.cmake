@@ -24,6 +24,7 @@ set(SOURCES
   test_fold_bn.c
   test_fuse_add_act.c
   test_fuse_alias.c
+  test_fuse_bmm.c
   test_fuse_conv.c
   test_fuse_linear.c
   test_fuse_linear_act.c
