@@ -30,6 +30,7 @@ set(SOURCES
   test_fuse_linear_act.c
   test_gemm.c
   test_hostile_programs.c
+  test_index_put_rows.c
   test_isa.c
   test_kernel_lifecycle.c
   test_kernels_cadence.c
