@@ -46,7 +46,8 @@ typedef struct ptera_method_options {
 #define PTERA_METHOD_OPTIONS_INIT PTERA_STRUCT_INIT(ptera_method_options)
 
 /* Runs every instruction as written: no load-time fusion of instruction
- * groups into one kernel (fused groups show in profiles as "fused:..."). */
+ * groups into one kernel (fused groups show in profiles as "fused:..."),
+ * no elided copies ("elided:...", "inplace:..."). */
 #define PTERA_METHOD_NO_FUSION 1u
 
 /* Loads a method: materialises values, resolves every operator and backend.

@@ -46,4 +46,15 @@ PT_FUNC ptera_status pk_fused_add_prepare(ptera_kernel_prepare_ctx *ctx, ptera_v
                                           size_t nargs);
 PT_FUNC ptera_status pk_fused_add_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
 
+/* [transpose | permute | expand | view]... -> bmm: out[i] = a[i] @ B[i] with
+ * B[i] (K x N) read in place from src, element (r, c) of batch i at
+ * src[i*SB + r*SK + c*SN] (Int element strides): the layout copies before
+ * the bmm are never made. f32 tensors of static shapes: a [batch, M, K]
+ * and out [batch, M, N] contiguous, src contiguous and covering every
+ * element read. out may share src's or a's memory (staged). */
+enum { PK_FB_A, PK_FB_SRC, PK_FB_SB, PK_FB_SK, PK_FB_SN, PK_FB_OUT, PK_FB_NARGS };
+PT_FUNC ptera_status pk_fused_bmm_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args,
+                                          size_t nargs);
+PT_FUNC ptera_status pk_fused_bmm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
+
 #endif

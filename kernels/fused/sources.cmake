@@ -5,6 +5,7 @@
 # configuring fails on one that is not (cmake/layers.cmake).
 set(SOURCES
   add_act.c
+  bmm_strided.c
   conv_bn_act.c
   linear_act.c
 )

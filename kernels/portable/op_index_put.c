@@ -3,11 +3,55 @@
  * (or += with accumulate), values broadcast to the shape self[indices] has.
  * aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values,
  * bool accumulate=False): the same in place. Repeated indices without accumulate
- * keep the last write. */
+ * keep the last write. Whole rows at a time where one index picks rows of
+ * contiguous data (a KV-cache update). */
 #include "builtin.h"
 #include "portable/util/adv_index.h"
 #include "portable/util/index_ext.h"
 #include "portable/util/pk.h"
+
+/* Whole rows: one integer index tensor on dim 0 of contiguous data and
+ * values of exactly [len(index), self.sizes[1:]] (no broadcast), apart from
+ * out; every index in range. Rows are written in index order, so a repeated
+ * index keeps its last row (accumulate: adds them all), as the element loop.
+ * False (nothing touched) otherwise: the general path checks and reports. */
+static bool put_rows(ptera_tensor *self, ptera_tensor *const *ix, size_t n,
+                     const ptera_tensor *values, bool accumulate, ptera_tensor *out) {
+  const ptera_tensor *x = n == 1 ? ix[0] : NULL;
+  if (!x || x->dim != 1 || (x->dtype != PTERA_DTYPE_LONG && x->dtype != PTERA_DTYPE_INT) ||
+      !ptera_tensor_is_contiguous(x) || self->dim < 1 || !ptera_tensor_is_contiguous(self) ||
+      !ptera_tensor_is_contiguous(values) || !ptera_tensor_is_contiguous(out) ||
+      values->dim != self->dim || values->sizes[0] != x->sizes[0] || out->dim != self->dim ||
+      (x->numel && !x->data))
+    return false;
+  for (size_t d = 0; d < self->dim; d++)
+    if (out->sizes[d] != self->sizes[d] || (d > 0 && values->sizes[d] != self->sizes[d]))
+      return false;
+  size_t es = ptera_dtype_size(self->dtype), rows = (size_t)self->sizes[0];
+  size_t row_elems = rows ? self->numel / rows : 0, row_bytes = row_elems * es;
+  uintptr_t o = (uintptr_t)out->data, v = (uintptr_t)values->data;
+  if (values->numel && o < v + values->numel * es && v < o + out->numel * es) return false;
+  for (size_t i = 0; i < x->numel; i++) {
+    int64_t r = x->dtype == PTERA_DTYPE_LONG ? ((const int64_t *)x->data)[i]
+                                             : ((const int32_t *)x->data)[i];
+    if (r < -(int64_t)rows || r >= (int64_t)rows) return false;
+  }
+  if (out != self) pk_copy_same_shape(out, self);
+  if (!row_bytes) return true;
+  for (size_t i = 0; i < x->numel; i++) {
+    int64_t r = x->dtype == PTERA_DTYPE_LONG ? ((const int64_t *)x->data)[i]
+                                             : ((const int32_t *)x->data)[i];
+    if (r < 0) r += (int64_t)rows;
+    char *dst = (char *)out->data + (size_t)r * row_bytes;
+    const char *src = (const char *)values->data + i * row_bytes;
+    if (!accumulate) {
+      memcpy(dst, src, row_bytes);
+    } else {
+      for (size_t e = 0; e < row_elems; e++) pk_accumulate_elem(dst + e * es, src + e * es, self->dtype);
+    }
+  }
+  return true;
+}
 
 static ptera_status index_put(ptera_kernel_ctx *ctx, const char *op, ptera_tensor *self,
                               ptera_tensor *const *ix, size_t n, const ptera_tensor *values,
@@ -16,6 +60,7 @@ static ptera_status index_put(ptera_kernel_ctx *ctx, const char *op, ptera_tenso
   PK_TRY(pk_check_real_or_bool(ctx, op, "self", self));
   PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "values", values));
   PK_TRY(pk_check_same_dtype(ctx, op, "self", self, "out", out));
+  if (put_rows(self, ix, n, values, accumulate, out)) return PTERA_OK;
   PK_TRY(pk_adv_plan_init(ctx, op, self, ix, n, &plan));
   if (!pk_can_broadcast_to(values, plan.rsizes, plan.rdim)) {
     char a[128], b[128];

@@ -1,14 +1,16 @@
 /* Load-time fusion (fuse.h): after instructions are resolved, each pattern
  * is tried at every KERNEL instruction of a chain without control flow; a
  * match whose intermediates are private to the group and whose fused prepare
- * accepts it (sets a state) replaces the group at execute. The program is
- * not changed; a group that does not fuse runs as written. */
+ * accepts it (sets a state) replaces the group at execute. Then the
+ * aliasing passes drop copies the program cannot observe (fuse_view.c,
+ * fuse_inplace.c). The program is not changed; a group that does not fuse
+ * runs as written. */
 
 #include "runtime/fuse.h"
 #include "runtime/kernel_ctx.h"
 
 static const pr_fuse_matcher matchers[] = {pr_fuse_match_conv, pr_fuse_match_linear,
-                                              pr_fuse_match_add};
+                                              pr_fuse_match_add, pr_fuse_match_bmm};
 
 /* Jumps and moves make value flow depend on the path taken: such chains
  * run as written. */
@@ -50,6 +52,16 @@ static ptera_status prepare_group(ptera_method *m, uint32_t k, const pr_fuse_mat
   return PTERA_OK;
 }
 
+ptera_status pr_fuse_install(ptera_method *m, uint32_t c, uint32_t k, pr_fused *g) {
+  if (!m->fused) {
+    size_t n = m->chain_base[m->plan->nchains - 1] + m->plan->chains[m->plan->nchains - 1].ninstrs;
+    m->fused = pt_arena_array(&m->arena, n, sizeof *m->fused, 8);
+    if (!m->fused) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  }
+  m->fused[m->chain_base[c] + k] = g;
+  return PTERA_OK;
+}
+
 static ptera_status fuse_chain(ptera_method *m, uint32_t c) {
   const pf_chain *chain = &m->plan->chains[c];
   for (uint32_t k = 0; k < chain->ninstrs; k++) {
@@ -67,12 +79,8 @@ static ptera_status fuse_chain(ptera_method *m, uint32_t c) {
       st = prepare_group(m, k, &mt, &g);
       if (st != PTERA_OK) return st;
       if (!g) continue;
-      if (!m->fused) {
-        size_t n = m->chain_base[m->plan->nchains - 1] + m->plan->chains[m->plan->nchains - 1].ninstrs;
-        m->fused = pt_arena_array(&m->arena, n, sizeof *m->fused, 8);
-        if (!m->fused) return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
-      }
-      m->fused[m->chain_base[c] + k] = g;
+      st = pr_fuse_install(m, c, k, g);
+      if (st != PTERA_OK) return st;
       k += g->span - 1;
       break;
     }
@@ -84,6 +92,15 @@ ptera_status pr_method_fuse(ptera_method *m) {
   for (uint32_t c = 0; c < m->plan->nchains; c++) {
     if (!chain_straight(&m->plan->chains[c])) continue;
     ptera_status st = fuse_chain(m, c);
+    if (st != PTERA_OK) return st;
+  }
+  /* Then copies that need not happen, around the groups made so far. */
+  if (pr_alias_straight(m)) {
+    pr_alias_map am;
+    ptera_status st = pr_alias_map_init(m, &am);
+    if (st == PTERA_OK) st = pr_fuse_views(m, &am);
+    if (st == PTERA_OK) st = pr_fuse_inplace(m, &am);
+    pr_alias_map_free(m, &am);
     if (st != PTERA_OK) return st;
   }
   pt_err_clear(&m->err);

@@ -66,6 +66,18 @@ PT_FUNC bool pr_fuse_activation(ptera_method *m, const pf_chain *chain, uint32_t
 
 /* ---- safety (fuse_safety.c) ---- */
 
+/* Whether plan argument arg is value v or a list holding it. */
+PT_FUNC bool pr_fuse_refers(const pf_plan *p, int32_t arg, int32_t v);
+/* v is a method input or output, or sits in a list that is one. */
+PT_FUNC bool pr_fuse_is_io(const pf_plan *p, int32_t v);
+/* v's planned memory (a tensor with an allocation and bytes), else NULL. */
+PT_FUNC const pf_tensor *pr_fuse_planned(const pf_plan *p, int32_t v);
+PT_FUNC bool pr_fuse_overlap(const pf_tensor *a, const pf_tensor *b);
+/* After chain gc's instructions [gk, gk + span), x is read before an
+ * instruction writes it, or it is a method output that nothing writes again. */
+PT_FUNC bool pr_fuse_read_after(const ptera_method *m, int32_t x, uint32_t gc, uint32_t gk,
+                                uint32_t span);
+
 /* Whether the group (chain c, instructions [k, k + mt->span)) may drop
  * mt's temps: none is a method input or output, or read by an instruction
  * outside the group (directly or in a list), and no value sharing a temp's
@@ -73,11 +85,71 @@ PT_FUNC bool pr_fuse_activation(ptera_method *m, const pf_chain *chain, uint32_t
 PT_FUNC bool pr_fuse_group_private(const ptera_method *m, uint32_t c, uint32_t k,
                                    const pr_fuse_match *mt);
 
+/* ---- groups (fuse.c) ---- */
+
+/* Installs g as the group starting at chain c's instruction k. */
+PT_FUNC ptera_status pr_fuse_install(ptera_method *m, uint32_t c, uint32_t k, pr_fused *g);
+
+/* ---- aliasing groups (fuse_alias.c) ---- */
+
+/* An aliasing group: at execute it points tensor dst at src's bytes (et_view's
+ * rule, so an input bound anew is followed), then runs fn, if any, over the
+ * group's arguments; no fn: the instruction's copy is not needed. */
+typedef struct pr_alias_state {
+  ptera_kernel_fn fn;
+  ptera_value *dst; /* NULL: nothing to point */
+  const ptera_value *src;
+} pr_alias_state;
+PT_FUNC ptera_status pr_alias_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
+/* Installs a one-instruction aliasing group at chain c's instruction k. */
+PT_FUNC ptera_status pr_alias_install(ptera_method *m, uint32_t c, uint32_t k, const char *name,
+                                      ptera_value **args, uint32_t nargs, ptera_kernel_fn fn,
+                                      int32_t dst, int32_t src);
+
+/* What the aliasing passes know of a method: per value, the value whose
+ * bytes it shows (et_view's self, an elided copy's source) or -1; per flat
+ * instruction, whether a group covers it. */
+typedef struct pr_alias_map {
+  int32_t *src;
+  uint8_t *covered;
+  size_t ninstrs;
+} pr_alias_map;
+PT_FUNC ptera_status pr_alias_map_init(ptera_method *m, pr_alias_map *am);
+PT_FUNC void pr_alias_map_free(ptera_method *m, pr_alias_map *am);
+/* The value whose bytes v shows, following et_views and elided copies. */
+PT_FUNC int32_t pr_alias_root(const ptera_method *m, const pr_alias_map *am, int32_t v);
+/* x shows v's bytes through views made from v (x == v included). */
+PT_FUNC bool pr_alias_from(const ptera_method *m, const pr_alias_map *am, int32_t x, int32_t v);
+/* Whether instruction in may write the bytes of a value that shows v's
+ * bytes through views made from v: one is (or a list holding one is) its
+ * return slot (first argument for et_copy_index); a delegate: any argument.
+ * et_view writes no bytes. */
+PT_FUNC bool pr_alias_writes(const ptera_method *m, const pr_alias_map *am, const pf_instr *in,
+                             int32_t v);
+/* Whether instruction in names a value that shows v's bytes through views made from v
+ * (any argument, or a FREE). */
+PT_FUNC bool pr_alias_names(const ptera_method *m, const pr_alias_map *am, const pf_instr *in,
+                            int32_t v);
+/* Every chain runs straight (no jumps or moves). */
+PT_FUNC bool pr_alias_straight(const ptera_method *m);
+
+/* ---- aliasing passes ---- */
+
+/* Load-time view elision (fuse_view.c): view_copy, squeeze_copy,
+ * unsqueeze_copy, alias_copy and same-numel expand_copy of contiguous data
+ * become aliasing groups where the program cannot tell. */
+PT_FUNC ptera_status pr_fuse_views(ptera_method *m, pr_alias_map *am);
+/* In-place cache update (fuse_inplace.c): index_put(B) -> T ... copy_(B, T)
+ * with B read nowhere between runs index_put in B, T shows B, copy_ is dropped. */
+PT_FUNC ptera_status pr_fuse_inplace(ptera_method *m, pr_alias_map *am);
+
 /* ---- patterns ---- */
 
 PT_FUNC ptera_status pr_fuse_match_conv(ptera_method *m, const pf_chain *chain, uint32_t k,
                                         pr_fuse_match *mt, bool *found);
 PT_FUNC ptera_status pr_fuse_match_add(ptera_method *m, const pf_chain *chain, uint32_t k,
+                                       pr_fuse_match *mt, bool *found);
+PT_FUNC ptera_status pr_fuse_match_bmm(ptera_method *m, const pf_chain *chain, uint32_t k,
                                        pr_fuse_match *mt, bool *found);
 PT_FUNC ptera_status pr_fuse_match_linear(ptera_method *m, const pf_chain *chain, uint32_t k,
                                           pr_fuse_match *mt, bool *found);

@@ -11,10 +11,14 @@ set(SOURCES
   execute.c
   fuse.c
   fuse_add.c
+  fuse_alias.c
+  fuse_bmm.c
   fuse_conv.c
+  fuse_inplace.c
   fuse_linear.c
   fuse_match.c
   fuse_safety.c
+  fuse_view.c
   inspect.c
   kernel_ctx.c
   memory_needed.c

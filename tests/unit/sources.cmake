@@ -23,11 +23,14 @@ set(SOURCES
   test_fast_f32.c
   test_fold_bn.c
   test_fuse_add_act.c
+  test_fuse_alias.c
+  test_fuse_bmm.c
   test_fuse_conv.c
   test_fuse_linear.c
   test_fuse_linear_act.c
   test_gemm.c
   test_hostile_programs.c
+  test_index_put_rows.c
   test_inspect_api.c
   test_isa.c
   test_kernel_lifecycle.c

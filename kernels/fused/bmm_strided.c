@@ -1,0 +1,153 @@
+/* Fused layout copies -> bmm (fused.h): each batch's product with B read
+ * through strides from the tensor the copies started from, so a KV cache is
+ * never transposed into a copy: a few rows straight from B, more through
+ * the GEMM (which packs B on the fly). Anything outside the checked shapes
+ * declines and runs as written. */
+#include <math.h>
+#include <string.h>
+
+#include "cpu/gemm.h"
+#include "cpu/vmath.h"
+#include "fused/fused.h"
+
+typedef struct fb_state {
+  pk_gemm_f32_args g; /* a.ptr, b.ptr and c set per batch */
+  size_t batches, sb, ws, out_bytes, tmp_bytes;
+} fb_state;
+
+static const ptera_tensor *tensor(ptera_value **args, size_t i) {
+  return args[i]->tag == PTERA_TAG_TENSOR ? args[i]->u.tensor : NULL;
+}
+
+static bool f32_dense(const ptera_tensor *t, uint32_t dim) {
+  return t && t->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(t) &&
+         t->dynamism == PTERA_SHAPE_STATIC && (dim == 0 || t->dim == dim);
+}
+
+static bool stride(ptera_value **args, size_t i, size_t *out) {
+  if (args[i]->tag != PTERA_TAG_INT || args[i]->u.i < 0 || args[i]->u.i > INT32_MAX) return false;
+  *out = (size_t)args[i]->u.i;
+  return true;
+}
+
+/* A few rows (a decoder step's one query per head) straight from B: the
+ * GEMM would pack all of B for them. Where B's rows or columns are
+ * contiguous the vector math does the work through tmp (max(K, N) floats):
+ * rows, c += a[k] * B[k, :] as a product then a sum, each rounded as the
+ * scalar loop's; columns, a[:] * B[:, j] then their sum (reordered in
+ * lanes). Otherwise a loop over k in order. */
+#define FB_ROWS_DIRECT 8u
+
+static void rows_direct(const pk_gemm_f32_args *g, float *tmp) {
+  const pk_vmath_f32_table *vm = pk_vmath_f32();
+  const size_t K = g->K, N = g->N, sk = g->b.s_r, sn = g->b.s_c;
+  for (size_t r = 0; r < g->M; r++) {
+    const float *a = g->a.ptr + r * K;
+    float *c = g->c + r * g->ldc;
+    if (sn == 1) {
+      memset(c, 0, N * sizeof *c);
+      for (size_t k = 0; k < K; k++) {
+        vm->binary[PK_VB_MUL][PK_VB_SCALAR_A](N, &a[k], g->b.ptr + k * sk, tmp);
+        vm->binary[PK_VB_ADD][PK_VB_RUNS](N, c, tmp, c);
+      }
+    } else if (sk == 1) {
+      for (size_t j = 0; j < N; j++) {
+        vm->binary[PK_VB_MUL][PK_VB_RUNS](K, a, g->b.ptr + j * sn, tmp);
+        c[j] = vm->sum(K, tmp);
+      }
+    } else {
+      for (size_t j = 0; j < N; j++) {
+        const float *b = g->b.ptr + j * sn;
+        float acc = 0.0f;
+        for (size_t k = 0; k < K; k++) acc += a[k] * b[k * sk];
+        c[j] = acc;
+      }
+    }
+  }
+}
+
+ptera_status pk_fused_bmm_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
+  if (nargs != PK_FB_NARGS) return PTERA_OK;
+  const ptera_tensor *a = tensor(args, PK_FB_A), *src = tensor(args, PK_FB_SRC);
+  const ptera_tensor *out = tensor(args, PK_FB_OUT);
+  size_t sb, sk, sn;
+  if (!f32_dense(a, 3) || !f32_dense(src, 0) || !f32_dense(out, 3) || !stride(args, PK_FB_SB, &sb) ||
+      !stride(args, PK_FB_SK, &sk) || !stride(args, PK_FB_SN, &sn) ||
+      a->sizes[0] != out->sizes[0] || a->sizes[1] != out->sizes[1] || a->sizes[0] < 1 ||
+      a->sizes[1] < 1 || a->sizes[2] < 1 || out->sizes[2] < 1)
+    return PTERA_OK;
+  size_t batches = (size_t)a->sizes[0], M = (size_t)a->sizes[1], K = (size_t)a->sizes[2];
+  size_t N = (size_t)out->sizes[2];
+  /* The last element read, in int64 (strides and sizes are int32-bounded). */
+  uint64_t last = (uint64_t)(batches - 1) * sb + (uint64_t)(K - 1) * sk + (uint64_t)(N - 1) * sn;
+  if (last >= src->numel) return PTERA_OK;
+  fb_state s;
+  memset(&s, 0, sizeof s);
+  s.g.M = M;
+  s.g.N = N;
+  s.g.K = K;
+  s.g.a.s_r = K;
+  s.g.a.s_c = 1;
+  s.g.b.s_r = sk;
+  s.g.b.s_c = sn;
+  s.g.ldc = N;
+  s.g.min = -INFINITY;
+  s.g.max = INFINITY;
+  s.batches = batches;
+  s.sb = sb;
+  s.out_bytes = out->numel * sizeof(float);
+  s.tmp_bytes = M <= FB_ROWS_DIRECT ? (K > N ? K : N) * sizeof(float) : 0;
+  s.ws = M <= FB_ROWS_DIRECT ? 0 : pk_gemm_f32_workspace(&s.g, ptera_kernel_prepare_thread_count(ctx));
+  fb_state *st = ptera_kernel_prepare_alloc(ctx, sizeof *st, 16);
+  if (!st)
+    return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED, "%s: out of memory",
+                                     ptera_kernel_prepare_op_name(ctx));
+  *st = s;
+  ptera_kernel_prepare_workspace(ctx, s.ws + 64 + s.out_bytes + 64 + s.tmp_bytes + 64);
+  ptera_kernel_prepare_set_state(ctx, st);
+  return PTERA_OK;
+}
+
+static bool overlaps(const void *x, size_t nx, const void *y, size_t ny) {
+  uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
+  return a < b + ny && b < a + nx;
+}
+
+ptera_status pk_fused_bmm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
+  const fb_state *s = ptera_kernel_state(ctx);
+  if (!s || nargs != PK_FB_NARGS)
+    return ptera_kernel_fail(ctx, PTERA_INTERNAL, "%s: not prepared", ptera_kernel_op_name(ctx));
+  const ptera_tensor *a = args[PK_FB_A]->u.tensor, *src = args[PK_FB_SRC]->u.tensor;
+  float *out = args[PK_FB_OUT]->u.tensor->data;
+  void *ws = s->ws ? ptera_kernel_temp(ctx, s->ws, 64) : NULL;
+  if (s->ws && !ws)
+    return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
+                             "%s: needs %zu bytes of kernel scratch (raise ptera_method_options.temp_size)",
+                             ptera_kernel_op_name(ctx), s->ws);
+  /* The copies' source may have died at the first copy and out taken its memory. */
+  bool stage = overlaps(out, s->out_bytes, src->data, src->numel * sizeof(float)) ||
+               overlaps(out, s->out_bytes, a->data, a->numel * sizeof(float));
+  float *c = stage ? ptera_kernel_temp(ctx, s->out_bytes, 64) : out;
+  if (!c)
+    return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
+                             "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",
+                             ptera_kernel_op_name(ctx), s->out_bytes);
+  float *tmp = s->tmp_bytes ? ptera_kernel_temp(ctx, s->tmp_bytes, 64) : NULL;
+  if (s->tmp_bytes && !tmp)
+    return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
+                             "%s: needs %zu bytes of kernel scratch (raise ptera_method_options.temp_size)",
+                             ptera_kernel_op_name(ctx), s->tmp_bytes);
+  pk_gemm_f32_args g = s->g;
+  const float *ap = a->data, *bp = src->data;
+  for (size_t i = 0; i < s->batches; i++) {
+    g.a.ptr = ap + i * g.M * g.K;
+    g.b.ptr = bp + i * s->sb;
+    g.c = c + i * g.M * g.N;
+    if (g.M <= FB_ROWS_DIRECT)
+      rows_direct(&g, tmp);
+    else
+      pk_gemm_f32_run(&g, ws, ctx);
+  }
+  if (stage) memcpy(out, c, s->out_bytes);
+  return PTERA_OK;
+}
