@@ -66,5 +66,9 @@ PT_FUNC void pk_gemm_f32_run(const pk_gemm_f32_args *args, void *workspace, pter
  * runs; the shares together compute C once). For callers with their own
  * threads (benchmarks) and tests of the split; workspace as for nthreads. */
 PT_FUNC void pk_gemm_f32_run_share(const pk_gemm_f32_args *args, void *workspace, size_t nthreads, size_t t);
+/* The part of C that share t computes: rows [*m0, *m1) x columns [*n0, *n1)
+ * (empty when a range is; t >= nthreads: nothing). */
+PT_FUNC void pk_gemm_f32_share_part(const pk_gemm_f32_args *args, size_t nthreads, size_t t, size_t *m0,
+                                    size_t *m1, size_t *n0, size_t *n1);
 
 #endif

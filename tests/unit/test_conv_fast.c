@@ -373,7 +373,10 @@ int main(void) {
       {96, 45, 1, 3, 3, 1, 0, 3, 3},   {130, 17, 1, 1, 1, 1, 0, 45, 31},
       /* few pixels, many channels: pixels as the product's rows */
       {64, 40, 1, 3, 3, 1, 1, 7, 7},   {48, 64, 2, 1, 1, 1, 0, 5, 9},   {24, 33, 1, 3, 3, 2, 1, 13, 11},
-      {10, 70, 1, 5, 5, 2, 2, 8, 8}};
+      {10, 70, 1, 5, 5, 2, 2, 8, 8},
+      /* few pixel blocks, many output channels: each block's product split
+       * over its rows among 2 and 3 threads (conv2d_split.h) */
+      {8, 100, 1, 3, 3, 1, 1, 9, 9},   {12, 67, 1, 3, 3, 2, 1, 19, 17}};
   for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++) {
     const int64_t *s = tiled[i];
     char msg[160];
@@ -382,7 +385,7 @@ int main(void) {
                            .kw = s[4], .stride = {s[5], s[5]}, .pad = {s[6], s[6]}, .dil = {1, 1}, .h = s[7],
                            .w = s[8]};
     CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
-    CHECK(pk_conv2d_pixrows_applies(&t.g) == (i == 3 || i >= 5));
+    CHECK(pk_conv2d_pixrows_applies(&t.g) == (i == 3 || (i >= 5 && i <= 8)));
     t.bias = i != 2;
     t.min = i == 1 ? 0.0f : -INFINITY;
     t.max = INFINITY;
@@ -401,10 +404,17 @@ int main(void) {
                              .w = w};
     } while (pk_conv2d_geom_init(&t.g, msg, sizeof msg) != PTERA_OK || t.g.oh * t.g.ow < 100);
     CHECK(pk_conv2d_wino_applies(&t.g));
+    if (i >= 8) { /* few tile blocks, many output channels: blocks shared over their rows */
+      t.g.c_out = 64 + 37 * (i - 8);
+      t.g.h = 12 + 3 * (i - 8);
+      t.g.w = 13 + (i - 8);
+      CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
+      CHECK(pk_conv2d_wino_applies(&t.g));
+    }
     t.bias = i % 3 != 0;
     t.min = i % 4 == 1 ? -0.25f : -INFINITY;
     t.max = i % 4 == 1 ? 0.5f : INFINITY;
-    check_case(&t, i % 2 == 0);
+    check_case(&t, i % 2 == 0 || i >= 8);
   }
   ptera_threadpool_destroy(pools[0]);
   ptera_threadpool_destroy(pools[1]);
