@@ -449,6 +449,19 @@ void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
     pk_gemm_f32_pack_a(cout_g, K, w + grp * cout_g * K, K, 1, (char *)packed + grp * stride);
 }
 
+void pk_conv2d_f32_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n, const double *scale) {
+  if (g->layout == PK_CONV_NHWC) {
+    pk_conv2d_nhwc_pack_scale(g, packed, oc0, n, scale);
+  } else if (pk_conv2d_wino_applies(g)) {
+    pk_conv2d_wino_pack_scale(g, packed, oc0, n, scale);
+  } else if (pk_conv2d_pixrows_applies(g)) {
+    pk_conv2d_pixrows_pack_scale(g, packed, oc0, n, scale);
+  } else if (!g->transposed && !dw_pick(g)) {
+    conv_scale_groups(packed, pack_stride(g, pk_gemm_f32_packed_isa(packed)), (size_t)pk_conv2d_cout_g(g), oc0, n,
+                      scale);
+  }
+}
+
 bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
   return a->c_in == b->c_in && a->c_out == b->c_out && a->groups == b->groups && a->kh == b->kh &&
          a->kw == b->kw && a->transposed == b->transposed && a->layout == b->layout &&

@@ -37,6 +37,11 @@ PT_FUNC bool pk_conv2d_f32_supported(const pk_conv2d_geom *g);
  * selected when packing. */
 PT_FUNC size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g);
 PT_FUNC void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed);
+/* Output channels [oc0, oc0 + n) of filters packed by pk_conv2d_f32_pack
+ * multiplied by scale[0 .. n) (a batch norm folded into packed filters);
+ * each product rounded once to f32. Not for transposed filters. */
+PT_FUNC void pk_conv2d_f32_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n,
+                                      const double *scale);
 /* Whether filters packed for geometry a serve b (which may differ in batch
  * and spatial extent). */
 PT_FUNC bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu/conv2d_slots.h"
+#include "cpu/conv2d_split.h"
 #include "cpu/gemm.h"
 #include "cpu/isa.h"
 
@@ -119,6 +120,18 @@ void pk_conv2d_nhwc_pack(const pk_conv2d_geom *g, const float *w, void *packed) 
   size_t stride = pack_stride(g, pk_isa_selected());
   for (size_t grp = 0; grp < (size_t)g->groups; grp++) /* B(k, o) = w[grp*cout_g + o][k] */
     pk_gemm_f32_pack_b(K, cout_g, w + grp * cout_g * K, 1, K, (char *)packed + grp * stride);
+}
+
+void pk_conv2d_nhwc_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n, const double *scale) {
+  if (pk_conv2d_is_depthwise(g)) { /* [taps, C] */
+    float *d = packed;
+    size_t C = (size_t)g->c_in;
+    for (size_t t = 0; t < taps(g); t++)
+      for (size_t c = oc0; c < oc0 + n; c++) d[t * C + c] = (float)((double)d[t * C + c] * scale[c - oc0]);
+    return;
+  }
+  conv_scale_groups(packed, pack_stride(g, pk_gemm_f32_packed_isa(packed)), (size_t)pk_conv2d_cout_g(g), oc0, n,
+                    scale);
 }
 
 size_t pk_conv2d_nhwc_workspace(const pk_conv2d_geom *g, size_t nthreads) {

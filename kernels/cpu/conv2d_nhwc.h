@@ -19,6 +19,9 @@
 
 PT_FUNC size_t pk_conv2d_nhwc_pack_size(const pk_conv2d_geom *g);
 PT_FUNC void pk_conv2d_nhwc_pack(const pk_conv2d_geom *g, const float *w, void *packed);
+/* Output channels [oc0, oc0 + n) of packed filters times scale[0 .. n). */
+PT_FUNC void pk_conv2d_nhwc_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n,
+                                       const double *scale);
 PT_FUNC size_t pk_conv2d_nhwc_workspace(const pk_conv2d_geom *g, size_t nthreads);
 PT_FUNC void pk_conv2d_nhwc_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
                                 float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx);

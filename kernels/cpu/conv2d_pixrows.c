@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "cpu/conv2d_split.h"
 #include "cpu/gemm.h"
 #include "cpu/isa.h"
 
@@ -39,6 +40,12 @@ void pk_conv2d_pixrows_pack(const pk_conv2d_geom *g, const float *w, void *packe
   size_t K = kdim(g), cout_g = (size_t)pk_conv2d_cout_g(g), stride = pack_stride(g, pk_isa_selected());
   for (size_t grp = 0; grp < (size_t)g->groups; grp++) /* B(k, o) = w[grp*cout_g + o][k] */
     pk_gemm_f32_pack_b(K, cout_g, w + grp * cout_g * K, 1, K, (char *)packed + grp * stride);
+}
+
+void pk_conv2d_pixrows_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n,
+                                  const double *scale) {
+  conv_scale_groups(packed, pack_stride(g, pk_gemm_f32_packed_isa(packed)), (size_t)pk_conv2d_cout_g(g), oc0, n,
+                    scale);
 }
 
 /* Bytes of the gathered input and of the product (each 64-byte aligned). */

@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "cpu/gemm.h"
+
 #define CONV_SPLIT_ITEMS 4u  /* items per thread, for balance on a noisy host */
 #define CONV_SPLIT_ROWS 32u  /* fewest product rows (output channels) a share keeps */
 
@@ -49,6 +51,18 @@ static inline void conv_split_block(const conv_split *s, size_t P, size_t b, siz
   size_t x0 = s->steps * b / s->nblocks * s->step, x1 = s->steps * (b + 1) / s->nblocks * s->step;
   *c0 = x0 < P ? x0 : P;
   *c1 = x1 < P ? x1 : P;
+}
+
+/* Output channels [oc0, oc0 + n) of filters packed per group (a packed
+ * GEMM operand whose lanes are the group's cout_g channels, `stride` bytes
+ * apart) multiplied by scale[0 .. n). */
+static inline void conv_scale_groups(void *packed, size_t stride, size_t cout_g, size_t oc0, size_t n,
+                                     const double *scale) {
+  for (size_t oc = oc0; oc < oc0 + n;) {
+    size_t grp = oc / cout_g, end = (grp + 1) * cout_g < oc0 + n ? (grp + 1) * cout_g : oc0 + n;
+    pk_gemm_f32_packed_scale((char *)packed + grp * stride, oc - grp * cout_g, end - oc, scale + (oc - oc0));
+    oc = end;
+  }
 }
 
 #endif

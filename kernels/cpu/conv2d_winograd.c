@@ -56,6 +56,11 @@ void pk_conv2d_wino_pack(const pk_conv2d_geom *g, const float *w, void *packed) 
                                   us / sizeof(float));
 }
 
+void pk_conv2d_wino_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n, const double *scale) {
+  size_t us = ustride(g, pk_gemm_f32_packed_isa(packed)); /* the transform is linear: scale each U_a */
+  for (size_t a = 0; a < WINO_ALPHA; a++) pk_gemm_f32_packed_scale((char *)packed + a * us, oc0, n, scale);
+}
+
 typedef struct wino_plan {
   size_t tiles, nbt, vstride, slot; /* nbt: tiles of the widest block */
   conv_split sp;

@@ -113,6 +113,17 @@ pk_isa pk_gemm_f32_packed_isa(const void *packed) {
   return pk_gemm_f32_kernel_for((pk_isa)h.isa)->isa;
 }
 
+void pk_gemm_f32_packed_scale(void *packed, size_t l0, size_t n, const double *scale) {
+  pack_header h;
+  memcpy(&h, packed, sizeof h);
+  float *d = (float *)((char *)packed + HEADER);
+  size_t T = h.tile, K = (size_t)h.k;
+  for (size_t l = l0; l < l0 + n && l < h.lanes; l++) {
+    float *x = d + (l / T) * K * T + l % T;
+    for (size_t k = 0; k < K; k++) x[k * T] = (float)((double)x[k * T] * scale[l - l0]);
+  }
+}
+
 size_t pk_gemm_f32_b_panel(pk_isa isa) { return pk_gemm_f32_kernel_for(isa)->nr; }
 
 size_t pk_gemm_f32_pack_b_size_isa(size_t K, size_t N, pk_isa isa) {

@@ -38,6 +38,9 @@ PT_FUNC size_t pk_gemm_f32_pack_a_size(size_t M, size_t K);
 PT_FUNC void pk_gemm_f32_pack_a(size_t M, size_t K, const float *a, size_t s_m, size_t s_k, void *packed);
 PT_FUNC size_t pk_gemm_f32_pack_b_size(size_t K, size_t N);
 PT_FUNC void pk_gemm_f32_pack_b(size_t K, size_t N, const float *b, size_t s_k, size_t s_n, void *packed);
+/* Lanes l0 .. l0 + n - 1 of a packed operand (rows of an A, columns of a B)
+ * multiplied by scale[0 .. n) (each product rounded once to f32). */
+PT_FUNC void pk_gemm_f32_packed_scale(void *packed, size_t l0, size_t n, const double *scale);
 /* The ISA a packed operand was packed for. */
 PT_FUNC pk_isa pk_gemm_f32_packed_isa(const void *packed);
 /* A B (K×N) packed by the caller for isa's kernels (the convolution gathers
