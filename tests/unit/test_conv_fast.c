@@ -6,7 +6,8 @@
  * pixels as the product's rows), every available ISA forced in turn, with
  * and without an output clamp, on one thread and on pools of 2 and 3, in
  * NCHW and channels last; then aten::convolution.out itself on f32 tensors
- * (the wiring, both layouts), and the geometry constructor's rejections. */
+ * (the wiring, both layouts), the per-channel scaling of packed filters,
+ * and the geometry constructor's rejections. */
 #include <stdlib.h>
 
 #include "cpu/conv2d.h"
@@ -160,6 +161,57 @@ static bool check_nhwc(const tcase *t, const float *in, const float *w, const fl
   return ok;
 }
 
+/* pk_conv2d_f32_pack_scale: filters packed, output channels scaled in two
+ * calls (split at a random channel), against the portable kernel on
+ * filters scaled before the convolution; NCHW and channels last, each ISA. */
+static bool check_scaled(const tcase *t, const float *in, const float *w, const float *b) {
+  const pk_conv2d_geom *g = &t->g;
+  size_t nin = (size_t)(g->n * g->c_in * g->h * g->w), nw = wnumel(g), CO = (size_t)g->c_out;
+  size_t nout = (size_t)(g->n * g->c_out * g->oh * g->ow), per = nw / CO, P = (size_t)(g->oh * g->ow);
+  size_t C = (size_t)g->c_in, HW = (size_t)(g->h * g->w), T = (size_t)(g->kh * g->kw), cin_g = per / T;
+  double *sc = malloc(CO * sizeof *sc), *din = malloc(nin * sizeof *din), *dws = malloc(nw * sizeof *dws);
+  double *db = malloc(CO * sizeof *db), *ref = malloc(nout * sizeof *ref), *xref = malloc(nout * sizeof *xref);
+  float *xin = malloc(nin * sizeof *xin), *xw = malloc(nw * sizeof *xw), *out = malloc(nout * sizeof *out);
+  for (size_t o = 0; o < CO; o++) sc[o] = 0.25 + (double)rnd(1000) / 500.0, db[o] = b[o];
+  for (size_t i = 0; i < nin; i++) din[i] = in[i];
+  for (size_t i = 0; i < nw; i++) dws[i] = (double)w[i] * sc[i / per];
+  CHECK(run_op(g, PTERA_DTYPE_DOUBLE, din, dws, t->bias ? db : NULL, ref, sizeof(double), NULL) == PTERA_OK);
+  for (size_t n = 0; n < (size_t)g->n; n++) /* channels-last copies */
+    for (size_t c = 0; c < C; c++)
+      for (size_t i = 0; i < HW; i++) xin[(n * HW + i) * C + c] = in[(n * C + c) * HW + i];
+  for (size_t o = 0; o < CO; o++)
+    for (size_t c = 0; c < cin_g; c++)
+      for (size_t k = 0; k < T; k++) xw[(o * T + k) * cin_g + c] = w[(o * cin_g + c) * T + k];
+  for (size_t n = 0; n < (size_t)g->n; n++)
+    for (size_t o = 0; o < CO; o++)
+      for (size_t i = 0; i < P; i++) xref[(n * P + i) * CO + o] = ref[(n * CO + o) * P + i];
+  bool ok = true;
+  size_t cut = rnd((uint32_t)CO + 1);
+  for (int layout = 0; layout < 2; layout++) {
+    pk_conv2d_geom q = *g;
+    q.layout = layout ? PK_CONV_NHWC : PK_CONV_NCHW;
+    for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
+      if (!pk_isa_available((pk_isa)isa)) continue;
+      pk_isa_force((pk_isa)isa);
+      size_t pb = pk_conv2d_f32_pack_size(&q), wb = pk_conv2d_f32_workspace(&q, 1);
+      if (!pb) continue; /* a path that packs nothing: nothing to scale */
+      void *packed = aligned_alloc(64, (pb + 63) / 64 * 64), *ws = aligned_alloc(64, (wb + 63) / 64 * 64 + 64);
+      pk_conv2d_f32_pack(&q, layout ? xw : w, packed);
+      pk_conv2d_f32_pack_scale(&q, packed, 0, cut, sc);
+      pk_conv2d_f32_pack_scale(&q, packed, cut, CO - cut, sc + cut);
+      for (size_t i = 0; i < nout; i++) out[i] = NAN;
+      pk_conv2d_f32(&q, layout ? xin : in, layout ? xw : w, packed, t->bias ? b : NULL, out, -INFINITY, INFINITY,
+                    ws, NULL);
+      runs++;
+      if (!close_to(out, layout ? xref : ref, nout, layout ? "scaled, channels last" : "scaled")) ok = false;
+      free(packed), free(ws);
+    }
+  }
+  pk_isa_force(PK_ISA_COUNT);
+  free(sc), free(din), free(dws), free(db), free(ref), free(xref), free(xin), free(xw), free(out);
+  return ok;
+}
+
 static void check_case(tcase *t, bool threaded) {
   pk_conv2d_geom *g = &t->g;
   size_t nin = (size_t)(g->n * g->c_in * g->h * g->w), nw = wnumel(g), nout = (size_t)(g->n * g->c_out * g->oh * g->ow);
@@ -240,6 +292,7 @@ static void check_case(tcase *t, bool threaded) {
     if (!close_to(out, ref, nout, "aten::convolution.out")) ok = false;
   }
   if (!g->transposed && !check_nhwc(t, in, w, b, ref, threaded)) ok = false;
+  if (!g->transposed && !check_scaled(t, in, w, b)) ok = false;
   if (!ok) {
     mismatches++;
     describe(t);
