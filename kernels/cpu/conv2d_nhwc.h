@@ -3,8 +3,8 @@
  * out [N, oh, ow, C_out], weight [C_out, kh, kw, C_in/groups] (the OHWI
  * order of a channels-last [C_out, C_in/groups, kh, kw] tensor), not
  * transposed.
- *   depthwise: a direct loop over output pixels, vectorized over channels
- *     (contiguous here), on filters repacked as [kh*kw, C];
+ *   depthwise: the dwconv_nhwc micro-kernels (one output row a call,
+ *     vectorised over the channels), on filters repacked as [kh*kw, C];
  *   otherwise per image, group and tile of output pixels: the pixels' taps
  *     gathered as rows of A [pixels, kh*kw*C_in/g] (the input itself for a
  *     1x1 stride-1 unpadded convolution), C = A · B + bias written into the

@@ -12,6 +12,10 @@ set(SOURCES
   isa.c
   pool2d.c
   vmath.c
+  ukernels/dwconv/f32-dwconv-nhwc-c1-scalar.c
+  ukernels/dwconv/f32-dwconv-nhwc-c16-avx512.c
+  ukernels/dwconv/f32-dwconv-nhwc-c4-neon.c
+  ukernels/dwconv/f32-dwconv-nhwc-c8-avx2.c
   ukernels/dwconv/f32-dwconv3x3s1-avx2.c
   ukernels/dwconv/f32-dwconv3x3s1-avx512.c
   ukernels/dwconv/f32-dwconv3x3s1-neon.c

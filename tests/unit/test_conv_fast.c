@@ -399,6 +399,24 @@ int main(void) {
     random_case(&t, false, true);
     check_case(&t, i % 4 == 0);
   }
+  /* Depthwise with channel counts across the channels-last kernels' vector
+   * widths (4, 8, 16) and tails, any kernel extent, stride and dilation. */
+  static const int64_t dwc[] = {1, 3, 4, 7, 8, 15, 16, 17, 31, 33, 40, 48};
+  for (size_t i = 0; i < sizeof dwc / sizeof dwc[0]; i++) {
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    do {
+      int64_t s0 = 1 + rnd(3), d0 = 1 + rnd(2);
+      t.g = (pk_conv2d_geom){.n = 1 + rnd(2), .c_in = dwc[i], .c_out = dwc[i], .groups = dwc[i],
+                             .kh = 1 + rnd(7), .kw = 1 + rnd(7), .stride = {s0, 1 + rnd(3)},
+                             .pad = {rnd(4), rnd(4)}, .dil = {d0, 1 + rnd(2)}, .h = 1 + rnd(12),
+                             .w = 1 + rnd(14)};
+    } while (pk_conv2d_geom_init(&t.g, msg, sizeof msg) != PTERA_OK);
+    t.bias = i % 3 != 0;
+    t.min = i % 4 == 1 ? -0.25f : -INFINITY;
+    t.max = i % 4 == 1 ? 0.5f : INFINITY;
+    check_case(&t, i % 2 == 0);
+  }
   /* MobileNetV2's and ResNet-18's shapes, scaled down in extent */
   static const int64_t shapes[][8] = {
       /* c_in, c_out, groups, k, stride, pad, h, w */
