@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "cpu/conv2d_dwcl.h"
 #include "cpu/conv2d_nhwc.h"
 #include "cpu/conv2d_pixrows.h"
 #include "cpu/conv2d_slots.h"
@@ -422,6 +423,7 @@ static size_t pack_stride(const pk_conv2d_geom *g, pk_isa isa) {
 
 size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
   if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_pack_size(g);
+  if (pk_conv2d_dwcl_applies(g)) return pk_conv2d_dwcl_pack_size(g);
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_pack_size(g);
   if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_pack_size(g);
   size_t total;
@@ -432,6 +434,10 @@ size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
 void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
   if (g->layout == PK_CONV_NHWC) {
     pk_conv2d_nhwc_pack(g, w, packed);
+    return;
+  }
+  if (pk_conv2d_dwcl_applies(g)) {
+    pk_conv2d_dwcl_pack(g, w, packed);
     return;
   }
   if (pk_conv2d_wino_applies(g)) {
@@ -452,6 +458,8 @@ void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
 void pk_conv2d_f32_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n, const double *scale) {
   if (g->layout == PK_CONV_NHWC) {
     pk_conv2d_nhwc_pack_scale(g, packed, oc0, n, scale);
+  } else if (pk_conv2d_dwcl_applies(g)) {
+    pk_conv2d_dwcl_pack_scale(g, packed, oc0, n, scale);
   } else if (pk_conv2d_wino_applies(g)) {
     pk_conv2d_wino_pack_scale(g, packed, oc0, n, scale);
   } else if (pk_conv2d_pixrows_applies(g)) {
@@ -467,6 +475,7 @@ bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
          a->kw == b->kw && a->transposed == b->transposed && a->layout == b->layout &&
          a->stride[0] == b->stride[0] && a->stride[1] == b->stride[1] && a->dil[0] == b->dil[0] &&
          a->dil[1] == b->dil[1] && pk_conv2d_wino_applies(a) == pk_conv2d_wino_applies(b) &&
+         pk_conv2d_dwcl_applies(a) == pk_conv2d_dwcl_applies(b) &&
          pk_conv2d_pixrows_applies(a) == pk_conv2d_pixrows_applies(b);
 }
 
@@ -478,6 +487,7 @@ bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
 size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   size_t total, slots = slot_count(nthreads);
   if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_workspace(g, nthreads);
+  if (pk_conv2d_dwcl_applies(g)) return pk_conv2d_dwcl_workspace(g);
   if (dw_pick(g)) return 0;
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_workspace(g, nthreads);
   if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_workspace(g, nthreads);
@@ -528,7 +538,7 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
     pk_conv2d_nhwc_run(g, in, packed_w, bias, out, min, max, ws, ctx);
     return;
   }
-  pk_f32_dwconv2d_fn dw = dw_pick(g);
+  pk_f32_dwconv2d_fn dw = pk_conv2d_dwcl_applies(g) ? NULL : dw_pick(g);
   if (dw) {
     dw_job j = {g, dw, in, w, bias, out,
                 {(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow, (size_t)g->pad[0],
@@ -547,7 +557,9 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
     packed_w = ws;
     rest += pk_conv2d_f32_pack_size(g);
   }
-  if (pk_conv2d_wino_applies(g))
+  if (pk_conv2d_dwcl_applies(g))
+    pk_conv2d_dwcl_run(g, in, packed_w, bias, out, min, max, rest, ctx);
+  else if (pk_conv2d_wino_applies(g))
     pk_conv2d_wino_run(g, in, packed_w, bias, out, min, max, rest, ctx);
   else if (pk_conv2d_pixrows_applies(g))
     pk_conv2d_pixrows_run(g, in, packed_w, bias, out, min, max, rest, ctx);

@@ -8,8 +8,10 @@
  * C_out] (conv2d_nhwc.h). Both: bias [C_out] or NULL; out = clamp(conv(in,
  * weight) + bias, min, max), with the same pack / workspace contract.
  * NCHW:
- *   depthwise 3x3 / 5x5, stride 1 or 2 (both dims), dilation 1: the dwconv
- *     micro-kernels, one channel plane per task;
+ *   depthwise on a small output plane (<= 8x8, >= 16 channels): through
+ *     channels last (conv2d_dwcl.h), vectorised over the channels;
+ *   other depthwise 3x3 / 5x5, stride 1 or 2 (both dims), dilation 1: the
+ *     dwconv micro-kernels, one channel plane per task;
  *   3x3 stride 1, one group, enough channels and pixels: Winograd F(2x2, 3x3)
  *     (conv2d_winograd.h);
  *   everything else (1x1, general, grouped, dilated): per image, group and

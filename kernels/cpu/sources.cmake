@@ -4,6 +4,7 @@
 # configuring fails on one that is not (cmake/layers.cmake).
 set(SOURCES
   conv2d.c
+  conv2d_dwcl.c
   conv2d_nhwc.c
   conv2d_pixrows.c
   conv2d_winograd.c

@@ -409,10 +409,12 @@ int main(void) {
       {2, 8, 5, 5, 16, 1, 1, 1, 0, 1, 1, false, false, false, ACT_CLAMP, true, true, NEG_NONE},
       {2, 4, 10, 10, 4, 3, 3, 1, 2, 2, 1, true, true, true, ACT_NONE, false, true, NEG_NONE},
       {1, 8, 7, 7, 8, 5, 5, 2, 2, 1, 8, true, true, true, ACT_RELU, true, true, NEG_NONE},
-      /* batch norm folded into each packing: Winograd, pixels as rows, and
+      /* batch norm folded into each packing: Winograd, depthwise through
+       * channels last, pixels as rows, and
        * the forward path, with groups and more channels than one scaling
        * chunk (256) */
       {1, 16, 12, 12, 20, 3, 3, 1, 1, 1, 1, true, true, true, ACT_RELU, false, false, NEG_NONE},
+      {2, 24, 7, 7, 24, 3, 3, 1, 1, 1, 24, true, true, true, ACT_HARDTANH, false, true, NEG_NONE},
       {2, 4, 6, 6, 40, 3, 3, 1, 1, 1, 1, false, true, true, ACT_CLAMP, false, false, NEG_NONE},
       {1, 4, 9, 9, 300, 1, 1, 1, 0, 1, 2, true, true, false, ACT_NONE, false, false, NEG_NONE},
       {1, 4, 5, 5, 300, 1, 1, 1, 0, 1, 2, true, true, true, ACT_HARDTANH, false, false, NEG_NONE},
