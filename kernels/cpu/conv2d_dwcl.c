@@ -3,6 +3,7 @@
 #include "cpu/conv2d_dwcl.h"
 
 #include "cpu/conv2d_nhwc.h"
+#include "cpu/conv2d_split.h"
 
 #define DWCL_MAX_PIXELS 64 /* output planes up to 8x8 (at 14x14 the transposes cost what they save) */
 #define DWCL_MIN_CHANNELS 16
@@ -75,8 +76,8 @@ void pk_conv2d_dwcl_run(const pk_conv2d_geom *g, const float *in, const void *pa
   float *x = ws, *y = (float *)((char *)ws + align64(HW * C * sizeof(float)));
   for (size_t n = 0; n < (size_t)g->n; n++) {
     tr_job tin = {in + n * C * HW, x, C, HW, true}, tout = {y, out + n * C * OHW, C, OHW, false};
-    ptera_kernel_parallel_for(ctx, HW, (HW + 4 * nthreads - 1) / (4 * nthreads), tr_task, &tin);
+    ptera_kernel_parallel_for(ctx, HW, conv_copy_grain(HW, C, nthreads), tr_task, &tin);
     pk_conv2d_nhwc_run(&q, x, packed, bias, y, min, max, NULL, ctx);
-    ptera_kernel_parallel_for(ctx, OHW, (OHW + 4 * nthreads - 1) / (4 * nthreads), tr_task, &tout);
+    ptera_kernel_parallel_for(ctx, OHW, conv_copy_grain(OHW, C, nthreads), tr_task, &tout);
   }
 }

@@ -116,7 +116,7 @@ void pk_conv2d_pixrows_run(const pk_conv2d_geom *g, const float *in, const void 
   size_t cin_g = (size_t)pk_conv2d_cin_g(g), cout_g = (size_t)pk_conv2d_cout_g(g), HW = (size_t)(g->h * g->w);
   if (!parts(g, &gbytes, &pbytes)) return;
   size_t stride = pack_stride(g, pk_gemm_f32_packed_isa(packed)), nthreads = ptera_kernel_thread_count(ctx);
-  size_t cgrain = (cin_g + 4 * nthreads - 1) / (4 * nthreads), ograin = (cout_g + 4 * nthreads - 1) / (4 * nthreads);
+  size_t cgrain = conv_copy_grain(cin_g, K / cin_g * P, nthreads), ograin = conv_copy_grain(cout_g, P, nthreads);
   float *a = (float *)ws, *c = (float *)((char *)ws + gbytes);
   void *gws = (char *)ws + gbytes + pbytes;
   for (size_t n = 0; n < (size_t)g->n; n++)

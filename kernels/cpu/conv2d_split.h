@@ -53,6 +53,17 @@ static inline void conv_split_block(const conv_split *s, size_t P, size_t b, siz
   *c1 = x1 < P ? x1 : P;
 }
 
+#define CONV_COPY_SPLIT_FLOATS ((size_t)1 << 16) /* smaller copies run on one thread */
+
+/* Grain of a parallel_for over n units of `per` floats each of copying
+ * (gathers, transposes): all of it on the caller when the copy is small
+ * (no barrier for a descheduled worker to hold up), else about
+ * CONV_SPLIT_ITEMS chunks a thread. */
+static inline size_t conv_copy_grain(size_t n, size_t per, size_t nthreads) {
+  if (n == 0 || nthreads <= 1 || n * per < CONV_COPY_SPLIT_FLOATS) return n ? n : 1;
+  return (n + CONV_SPLIT_ITEMS * nthreads - 1) / (CONV_SPLIT_ITEMS * nthreads);
+}
+
 /* Output channels [oc0, oc0 + n) of filters packed per group (a packed
  * GEMM operand whose lanes are the group's cout_g channels, `stride` bytes
  * apart) multiplied by scale[0 .. n). */

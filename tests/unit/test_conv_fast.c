@@ -449,7 +449,10 @@ int main(void) {
       {10, 70, 1, 5, 5, 2, 2, 8, 8},
       /* few pixel blocks, many output channels: each block's product split
        * over its rows among 2 and 3 threads (conv2d_split.h) */
-      {8, 100, 1, 3, 3, 1, 1, 9, 9},   {12, 67, 1, 3, 3, 2, 1, 19, 17}};
+      {8, 100, 1, 3, 3, 1, 1, 9, 9},   {12, 67, 1, 3, 3, 2, 1, 19, 17},
+      /* pixels as rows with a gather big enough to split over the threads;
+       * depthwise through channels last with transposes that split too */
+      {256, 32, 1, 3, 3, 1, 1, 7, 7},  {1032, 1032, 1032, 3, 3, 1, 1, 8, 8}};
   for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++) {
     const int64_t *s = tiled[i];
     char msg[160];
@@ -458,7 +461,8 @@ int main(void) {
                            .kw = s[4], .stride = {s[5], s[5]}, .pad = {s[6], s[6]}, .dil = {1, 1}, .h = s[7],
                            .w = s[8]};
     CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
-    CHECK(pk_conv2d_pixrows_applies(&t.g) == (i == 3 || (i >= 5 && i <= 8)));
+    CHECK(pk_conv2d_pixrows_applies(&t.g) == (i == 3 || (i >= 5 && i <= 8) || i == 11));
+    CHECK(pk_conv2d_dwcl_applies(&t.g) == (i == 12));
     t.bias = i != 2;
     t.min = i == 1 ? 0.0f : -INFINITY;
     t.max = INFINITY;
