@@ -3,9 +3,11 @@
 
 #include <string.h>
 
+#include "cpu/conv2d_dwcl.h"
 #include "cpu/conv2d_nhwc.h"
 #include "cpu/conv2d_pixrows.h"
 #include "cpu/conv2d_slots.h"
+#include "cpu/conv2d_split.h"
 #include "cpu/conv2d_winograd.h"
 #include "cpu/gemm.h"
 #include "cpu/isa.h"
@@ -134,14 +136,16 @@ static void gather_run(const conv_phase *ph, const float *plane, size_t H, size_
 }
 
 /* ---- forward: the input gathered straight into the GEMM's packed B ----
- * Per image, group and tile of nb output pixels: B [K = cin_g*kh*kw, nb]
+ * Per image, group and block of nb output pixels: B [K = cin_g*kh*kw, nb]
  * packed in NR-column panels, then C[cout_g, nb] = A·B + bias written into
  * the NCHW output (row stride oh*ow) by the micro-kernels; A the filters
- * packed once. Items are (tile, share): with fewer tiles than threads each
- * tile's product is split `shares` ways (pk_gemm_f32_run_share). */
+ * packed once. Items are (block, share) as conv2d_split.h cuts them: with
+ * few blocks each block's product is split `shares` ways over its rows
+ * (pk_gemm_f32_run_share). */
 
 typedef struct fwd_plan {
-  size_t K, P, nb, ntiles, shares, slot; /* slot: bytes of one packed B tile */
+  size_t K, P, slot; /* slot: bytes of one packed B block */
+  conv_split sp;
 } fwd_plan;
 
 static bool fwd_plan_make(const pk_conv2d_geom *g, size_t nthreads, fwd_plan *pl) {
@@ -149,20 +153,11 @@ static bool fwd_plan_make(const pk_conv2d_geom *g, size_t nthreads, fwd_plan *pl
   if (!mul_ok((size_t)pk_conv2d_cin_g(g), (size_t)(g->kh * g->kw), &K) ||
       !mul_ok((size_t)g->oh, (size_t)g->ow, &P) || !mul_ok(K ? K : 1, sizeof(float), &col))
     return false;
-  /* columns within the budget, whole panels; then equal tiles */
-  size_t nb = CONV_BTILE_BYTES / col / CONV_COL_STEP * CONV_COL_STEP;
-  if (nb < CONV_COL_STEP) nb = CONV_COL_STEP;
-  size_t ntiles = (P + nb - 1) / nb, outer = (size_t)(g->n * g->groups), shares = 1;
-  if (nthreads > 1 && outer * ntiles < 4 * nthreads) /* few tiles: a multiple of the threads */
-    ntiles = ((outer * ntiles + nthreads - 1) / nthreads * nthreads + outer - 1) / outer;
-  nb = (P + ntiles - 1) / ntiles;
-  nb = (nb + CONV_COL_STEP - 1) / CONV_COL_STEP * CONV_COL_STEP;
-  if (nb > P) nb = P;
-  ntiles = (P + nb - 1) / nb;
-  if (nthreads > 1 && outer * ntiles < nthreads) shares = nthreads;
+  conv_split sp = conv_split_make(P, CONV_COL_STEP, CONV_BTILE_BYTES / col, (size_t)(g->n * g->groups),
+                                  (size_t)pk_conv2d_cout_g(g), nthreads);
   size_t slot;
-  if (!mul_ok(nb + CONV_NR_MAX - 1, col, &slot) || slot > SIZE_MAX - 128) return false;
-  *pl = (fwd_plan){K, P, nb, ntiles, shares, align64(slot + 64)};
+  if (!mul_ok(sp.bmax + CONV_NR_MAX - 1, col, &slot) || slot > SIZE_MAX - 128) return false;
+  *pl = (fwd_plan){K, P, align64(slot + 64), sp};
   return true;
 }
 
@@ -277,9 +272,11 @@ static void fwd_task(void *arg, size_t begin, size_t end) {
   size_t cout_g = (size_t)pk_conv2d_cout_g(g), groups = (size_t)g->groups, gathered = SIZE_MAX;
   float *panels = NULL;
   for (size_t item = begin; item < end; item++) {
-    size_t unit = item / pl->shares, tile = unit % pl->ntiles, rest = unit / pl->ntiles;
-    size_t grp = rest % groups, n = rest / groups;
-    size_t col0 = tile * pl->nb, ncols = pl->P - col0 < pl->nb ? pl->P - col0 : pl->nb;
+    size_t shares = pl->sp.shares, unit = item / shares, blk = unit % pl->sp.nblocks, rest = unit / pl->sp.nblocks;
+    size_t grp = rest % groups, n = rest / groups, col0, col1;
+    conv_split_block(&pl->sp, pl->P, blk, &col0, &col1);
+    size_t ncols = col1 - col0;
+    if (!ncols) continue;
     if (unit != gathered) {
       panels = pk_gemm_f32_pack_b_start(bt, pl->K, ncols, jb->isa);
       fwd_gather(jb, n, grp, col0, ncols, panels);
@@ -289,7 +286,7 @@ static void fwd_task(void *arg, size_t begin, size_t end) {
                           {NULL, 0, 0, bt}, jb->bias ? jb->bias + grp * cout_g : NULL, NULL,
                           jb->out + (n * (size_t)g->c_out + grp * cout_g) * pl->P + col0, pl->P,
                           jb->min, jb->max};
-    pk_gemm_f32_run_share(&a, NULL, pl->shares, item % pl->shares);
+    pk_gemm_f32_run_share(&a, NULL, shares, item % shares);
   }
   slot_release(&jb->slots, slot);
 }
@@ -426,6 +423,7 @@ static size_t pack_stride(const pk_conv2d_geom *g, pk_isa isa) {
 
 size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
   if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_pack_size(g);
+  if (pk_conv2d_dwcl_applies(g)) return pk_conv2d_dwcl_pack_size(g);
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_pack_size(g);
   if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_pack_size(g);
   size_t total;
@@ -436,6 +434,10 @@ size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
 void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
   if (g->layout == PK_CONV_NHWC) {
     pk_conv2d_nhwc_pack(g, w, packed);
+    return;
+  }
+  if (pk_conv2d_dwcl_applies(g)) {
+    pk_conv2d_dwcl_pack(g, w, packed);
     return;
   }
   if (pk_conv2d_wino_applies(g)) {
@@ -453,11 +455,27 @@ void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
     pk_gemm_f32_pack_a(cout_g, K, w + grp * cout_g * K, K, 1, (char *)packed + grp * stride);
 }
 
+void pk_conv2d_f32_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n, const double *scale) {
+  if (g->layout == PK_CONV_NHWC) {
+    pk_conv2d_nhwc_pack_scale(g, packed, oc0, n, scale);
+  } else if (pk_conv2d_dwcl_applies(g)) {
+    pk_conv2d_dwcl_pack_scale(g, packed, oc0, n, scale);
+  } else if (pk_conv2d_wino_applies(g)) {
+    pk_conv2d_wino_pack_scale(g, packed, oc0, n, scale);
+  } else if (pk_conv2d_pixrows_applies(g)) {
+    pk_conv2d_pixrows_pack_scale(g, packed, oc0, n, scale);
+  } else if (!g->transposed && !dw_pick(g)) {
+    conv_scale_groups(packed, pack_stride(g, pk_gemm_f32_packed_isa(packed)), (size_t)pk_conv2d_cout_g(g), oc0, n,
+                      scale);
+  }
+}
+
 bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
   return a->c_in == b->c_in && a->c_out == b->c_out && a->groups == b->groups && a->kh == b->kh &&
          a->kw == b->kw && a->transposed == b->transposed && a->layout == b->layout &&
          a->stride[0] == b->stride[0] && a->stride[1] == b->stride[1] && a->dil[0] == b->dil[0] &&
          a->dil[1] == b->dil[1] && pk_conv2d_wino_applies(a) == pk_conv2d_wino_applies(b) &&
+         pk_conv2d_dwcl_applies(a) == pk_conv2d_dwcl_applies(b) &&
          pk_conv2d_pixrows_applies(a) == pk_conv2d_pixrows_applies(b);
 }
 
@@ -469,6 +487,7 @@ bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
 size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   size_t total, slots = slot_count(nthreads);
   if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_workspace(g, nthreads);
+  if (pk_conv2d_dwcl_applies(g)) return pk_conv2d_dwcl_workspace(g);
   if (dw_pick(g)) return 0;
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_workspace(g, nthreads);
   if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_workspace(g, nthreads);
@@ -503,7 +522,7 @@ static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed
   ph.ni = phase_taps(false, g->kw, g->stride[1], g->pad[1], g->dil[1], 0, ph.offx, ph.kx);
   jb.ph = &ph;
   slots_init(&jb.slots);
-  size_t items = (size_t)(g->n * g->groups) * jb.pl.ntiles * jb.pl.shares;
+  size_t items = (size_t)(g->n * g->groups) * jb.pl.sp.nblocks * jb.pl.sp.shares;
   ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), fwd_task, &jb);
 }
 
@@ -519,7 +538,7 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
     pk_conv2d_nhwc_run(g, in, packed_w, bias, out, min, max, ws, ctx);
     return;
   }
-  pk_f32_dwconv2d_fn dw = dw_pick(g);
+  pk_f32_dwconv2d_fn dw = pk_conv2d_dwcl_applies(g) ? NULL : dw_pick(g);
   if (dw) {
     dw_job j = {g, dw, in, w, bias, out,
                 {(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow, (size_t)g->pad[0],
@@ -538,7 +557,9 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
     packed_w = ws;
     rest += pk_conv2d_f32_pack_size(g);
   }
-  if (pk_conv2d_wino_applies(g))
+  if (pk_conv2d_dwcl_applies(g))
+    pk_conv2d_dwcl_run(g, in, packed_w, bias, out, min, max, rest, ctx);
+  else if (pk_conv2d_wino_applies(g))
     pk_conv2d_wino_run(g, in, packed_w, bias, out, min, max, rest, ctx);
   else if (pk_conv2d_pixrows_applies(g))
     pk_conv2d_pixrows_run(g, in, packed_w, bias, out, min, max, rest, ctx);

@@ -8,8 +8,10 @@
  * C_out] (conv2d_nhwc.h). Both: bias [C_out] or NULL; out = clamp(conv(in,
  * weight) + bias, min, max), with the same pack / workspace contract.
  * NCHW:
- *   depthwise 3x3 / 5x5, stride 1 or 2 (both dims), dilation 1: the dwconv
- *     micro-kernels, one channel plane per task;
+ *   depthwise on a small output plane (<= 8x8, >= 16 channels): through
+ *     channels last (conv2d_dwcl.h), vectorised over the channels;
+ *   other depthwise 3x3 / 5x5, stride 1 or 2 (both dims), dilation 1: the
+ *     dwconv micro-kernels, one channel plane per task;
  *   3x3 stride 1, one group, enough channels and pixels: Winograd F(2x2, 3x3)
  *     (conv2d_winograd.h);
  *   everything else (1x1, general, grouped, dilated): per image, group and
@@ -37,6 +39,11 @@ PT_FUNC bool pk_conv2d_f32_supported(const pk_conv2d_geom *g);
  * selected when packing. */
 PT_FUNC size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g);
 PT_FUNC void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed);
+/* Output channels [oc0, oc0 + n) of filters packed by pk_conv2d_f32_pack
+ * multiplied by scale[0 .. n) (a batch norm folded into packed filters);
+ * each product rounded once to f32. Not for transposed filters. */
+PT_FUNC void pk_conv2d_f32_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n,
+                                      const double *scale);
 /* Whether filters packed for geometry a serve b (which may differ in batch
  * and spatial extent). */
 PT_FUNC bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b);

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "cpu/conv2d_slots.h"
+#include "cpu/conv2d_split.h"
 #include "cpu/gemm.h"
 #include "cpu/isa.h"
+#include "cpu/ukernels/dwconv/dwconv_nhwc.h"
 
 #define NHWC_TILE_BYTES ((size_t)256 << 10) /* A tile per task (in L2) */
 #define NHWC_ROW_STEP 16u                   /* tile heights are multiples of this */
@@ -20,43 +22,39 @@ static bool identity(const pk_conv2d_geom *g) {
   return g->kh == 1 && g->kw == 1 && g->stride[0] == 1 && g->stride[1] == 1 && g->pad[0] == 0 && g->pad[1] == 0;
 }
 
-/* ---- depthwise ---- */
+/* ---- depthwise: the dwconv_nhwc micro-kernels, one output row a call ---- */
 
-typedef struct dw_job {
-  const pk_conv2d_geom *g;
-  const float *in, *w, *bias; /* w: [taps, C] */
-  float *out;
-  float min, max;
-} dw_job;
-
-/* Output row (n, oy): every pixel, all channels. */
-static void dw_row(const dw_job *j, size_t n, size_t oy) {
-  const pk_conv2d_geom *g = j->g;
-  size_t C = (size_t)g->c_in, H = (size_t)g->h, W = (size_t)g->w, OW = (size_t)g->ow, kw = (size_t)g->kw;
-  float *orow = j->out + (n * (size_t)g->oh + oy) * OW * C;
-  for (size_t ox = 0; ox < OW; ox++) {
-    float *o = orow + ox * C;
-    for (size_t c = 0; c < C; c++) o[c] = j->bias ? j->bias[c] : 0.0f;
-    for (size_t ky = 0; ky < (size_t)g->kh; ky++) {
-      ptrdiff_t iy = (ptrdiff_t)(oy * (size_t)g->stride[0] + ky * (size_t)g->dil[0]) - (ptrdiff_t)g->pad[0];
-      if (iy < 0 || iy >= (ptrdiff_t)H) continue;
-      for (size_t kx = 0; kx < kw; kx++) {
-        ptrdiff_t ix = (ptrdiff_t)(ox * (size_t)g->stride[1] + kx * (size_t)g->dil[1]) - (ptrdiff_t)g->pad[1];
-        if (ix < 0 || ix >= (ptrdiff_t)W) continue;
-        const float *x = j->in + ((n * H + (size_t)iy) * W + (size_t)ix) * C, *wk = j->w + (ky * kw + kx) * C;
-        for (size_t c = 0; c < C; c++) o[c] += x[c] * wk[c];
-      }
-    }
-    for (size_t c = 0; c < C; c++) {
-      float v = o[c] < j->min ? j->min : o[c];
-      o[c] = v > j->max ? j->max : v;
-    }
+static pk_f32_dwconv_nhwc_fn dw_pick(void) {
+  switch (pk_isa_selected()) {
+#if defined(__x86_64__)
+    case PK_ISA_AVX512: return pk_f32_dwconv_nhwc_avx512;
+    case PK_ISA_AVX2: return pk_f32_dwconv_nhwc_avx2;
+#elif defined(__aarch64__)
+    case PK_ISA_NEON: return pk_f32_dwconv_nhwc_neon;
+#endif
+    default: return pk_f32_dwconv_nhwc_scalar;
   }
 }
 
+typedef struct dw_job {
+  const pk_conv2d_geom *g;
+  pk_f32_dwconv_nhwc_fn fn;
+  const float *in;
+  float *out;
+  pk_dwconv_nhwc_row row; /* what every row shares */
+} dw_job;
+
 static void dw_task(void *arg, size_t begin, size_t end) {
   const dw_job *j = arg;
-  for (size_t r = begin; r < end; r++) dw_row(j, r / (size_t)j->g->oh, r % (size_t)j->g->oh);
+  const pk_conv2d_geom *g = j->g;
+  size_t OH = (size_t)g->oh, img = (size_t)(g->h * g->w * g->c_in), orow = (size_t)(g->ow * g->c_out);
+  pk_dwconv_nhwc_row p = j->row;
+  for (size_t r = begin; r < end; r++) {
+    size_t n = r / OH, oy = r % OH;
+    p.img = j->in + n * img;
+    p.iy0 = (ptrdiff_t)(oy * (size_t)g->stride[0]) - (ptrdiff_t)g->pad[0];
+    j->fn(&p, j->out + r * orow);
+  }
 }
 
 /* ---- gathered rows x packed filters ---- */
@@ -119,6 +117,18 @@ void pk_conv2d_nhwc_pack(const pk_conv2d_geom *g, const float *w, void *packed) 
   size_t stride = pack_stride(g, pk_isa_selected());
   for (size_t grp = 0; grp < (size_t)g->groups; grp++) /* B(k, o) = w[grp*cout_g + o][k] */
     pk_gemm_f32_pack_b(K, cout_g, w + grp * cout_g * K, 1, K, (char *)packed + grp * stride);
+}
+
+void pk_conv2d_nhwc_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n, const double *scale) {
+  if (pk_conv2d_is_depthwise(g)) { /* [taps, C] */
+    float *d = packed;
+    size_t C = (size_t)g->c_in;
+    for (size_t t = 0; t < taps(g); t++)
+      for (size_t c = oc0; c < oc0 + n; c++) d[t * C + c] = (float)((double)d[t * C + c] * scale[c - oc0]);
+    return;
+  }
+  conv_scale_groups(packed, pack_stride(g, pk_gemm_f32_packed_isa(packed)), (size_t)pk_conv2d_cout_g(g), oc0, n,
+                    scale);
 }
 
 size_t pk_conv2d_nhwc_workspace(const pk_conv2d_geom *g, size_t nthreads) {
@@ -197,8 +207,11 @@ static void nhwc_task(void *arg, size_t begin, size_t end) {
 void pk_conv2d_nhwc_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
                         float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx) {
   size_t nthreads = ptera_kernel_thread_count(ctx);
-  if (pk_conv2d_is_depthwise(g)) {
-    dw_job j = {g, in, packed, bias, out, min, max};
+  if (pk_conv2d_is_depthwise(g)) { /* packed: the filters as [taps, C] */
+    dw_job j = {g, dw_pick(), in, out,
+                {NULL, packed, bias, 0, (size_t)g->c_in, (size_t)g->kh, (size_t)g->kw, (size_t)g->h, (size_t)g->w,
+                 (size_t)g->ow, (size_t)g->dil[0], (size_t)g->stride[1], (size_t)g->dil[1], (size_t)g->pad[1], min,
+                 max}};
     size_t rows = (size_t)(g->n * g->oh);
     ptera_kernel_parallel_for(ctx, rows, (rows + 4 * nthreads - 1) / (4 * nthreads), dw_task, &j);
     return;

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "cpu/conv2d_split.h"
 #include "cpu/gemm.h"
 #include "cpu/isa.h"
 
@@ -41,6 +42,12 @@ void pk_conv2d_pixrows_pack(const pk_conv2d_geom *g, const float *w, void *packe
     pk_gemm_f32_pack_b(K, cout_g, w + grp * cout_g * K, 1, K, (char *)packed + grp * stride);
 }
 
+void pk_conv2d_pixrows_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n,
+                                  const double *scale) {
+  conv_scale_groups(packed, pack_stride(g, pk_gemm_f32_packed_isa(packed)), (size_t)pk_conv2d_cout_g(g), oc0, n,
+                    scale);
+}
+
 /* Bytes of the gathered input and of the product (each 64-byte aligned). */
 static bool parts(const pk_conv2d_geom *g, size_t *gather, size_t *prod) {
   size_t P = (size_t)(g->oh * g->ow);
@@ -64,20 +71,43 @@ size_t pk_conv2d_pixrows_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   return total;
 }
 
-/* dst[(c, ky, kx)][p] for the group's channels from the image's planes at src. */
-static void gather(const pk_conv2d_geom *g, const float *src, float *dst) {
+/* dst[(c, ky, kx)][p] for channels [c0, c1) of the group from the image's planes at src. */
+static void gather(const pk_conv2d_geom *g, const float *src, size_t c0, size_t c1, float *dst) {
   size_t H = (size_t)g->h, W = (size_t)g->w, OH = (size_t)g->oh, OW = (size_t)g->ow;
-  for (size_t c = 0; c < (size_t)pk_conv2d_cin_g(g); c++, src += H * W)
+  dst += c0 * (size_t)(g->kh * g->kw) * OH * OW;
+  for (size_t c = c0; c < c1; c++)
     for (size_t ky = 0; ky < (size_t)g->kh; ky++)
       for (size_t kx = 0; kx < (size_t)g->kw; kx++)
         for (size_t oy = 0; oy < OH; oy++) {
           ptrdiff_t iy = (ptrdiff_t)(oy * (size_t)g->stride[0] + ky * (size_t)g->dil[0]) - (ptrdiff_t)g->pad[0];
           for (size_t ox = 0; ox < OW; ox++, dst++) {
             ptrdiff_t ix = (ptrdiff_t)(ox * (size_t)g->stride[1] + kx * (size_t)g->dil[1]) - (ptrdiff_t)g->pad[1];
-            *dst = iy >= 0 && iy < (ptrdiff_t)H && ix >= 0 && ix < (ptrdiff_t)W ? src[(size_t)iy * W + (size_t)ix]
-                                                                                 : 0.0f;
+            *dst = iy >= 0 && iy < (ptrdiff_t)H && ix >= 0 && ix < (ptrdiff_t)W
+                       ? src[(size_t)c * H * W + (size_t)iy * W + (size_t)ix]
+                       : 0.0f;
           }
         }
+}
+
+/* One image and group: the gather (over input channels) and the product's
+ * transpose into the output (over output channels) split over the threads
+ * like the product itself. */
+typedef struct pix_job {
+  const pk_conv2d_geom *g;
+  const float *src, *c;
+  float *a, *o;
+} pix_job;
+
+static void gather_task(void *arg, size_t begin, size_t end) {
+  const pix_job *j = arg;
+  gather(j->g, j->src, begin, end, j->a);
+}
+
+static void scatter_task(void *arg, size_t begin, size_t end) {
+  const pix_job *j = arg;
+  size_t P = (size_t)(j->g->oh * j->g->ow), cout_g = (size_t)pk_conv2d_cout_g(j->g);
+  for (size_t oc = begin; oc < end; oc++)
+    for (size_t p = 0; p < P; p++) j->o[oc * P + p] = j->c[p * cout_g + oc];
 }
 
 void pk_conv2d_pixrows_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
@@ -85,22 +115,22 @@ void pk_conv2d_pixrows_run(const pk_conv2d_geom *g, const float *in, const void 
   size_t gbytes, pbytes, P = (size_t)(g->oh * g->ow), K = kdim(g);
   size_t cin_g = (size_t)pk_conv2d_cin_g(g), cout_g = (size_t)pk_conv2d_cout_g(g), HW = (size_t)(g->h * g->w);
   if (!parts(g, &gbytes, &pbytes)) return;
-  size_t stride = pack_stride(g, pk_gemm_f32_packed_isa(packed));
+  size_t stride = pack_stride(g, pk_gemm_f32_packed_isa(packed)), nthreads = ptera_kernel_thread_count(ctx);
+  size_t cgrain = conv_copy_grain(cin_g, K / cin_g * P, nthreads), ograin = conv_copy_grain(cout_g, P, nthreads);
   float *a = (float *)ws, *c = (float *)((char *)ws + gbytes);
   void *gws = (char *)ws + gbytes + pbytes;
   for (size_t n = 0; n < (size_t)g->n; n++)
     for (size_t grp = 0; grp < (size_t)g->groups; grp++) {
-      const float *src = in + (n * (size_t)g->c_in + grp * cin_g) * HW;
-      const float *ap = src; /* a 1x1 unit-stride unpadded convolution reads the planes as they are */
+      pix_job j = {g, in + (n * (size_t)g->c_in + grp * cin_g) * HW, c, a,
+                   out + (n * (size_t)g->c_out + grp * cout_g) * P};
+      const float *ap = j.src; /* a 1x1 unit-stride unpadded convolution reads the planes as they are */
       if (!identity(g)) {
-        gather(g, src, a);
+        ptera_kernel_parallel_for(ctx, cin_g, cgrain, gather_task, &j);
         ap = a;
       }
       pk_gemm_f32_args ga = {P, cout_g, K, {ap, 1, P, NULL}, {NULL, 0, 0, (const char *)packed + grp * stride},
                              NULL, bias ? bias + grp * cout_g : NULL, c, cout_g, min, max};
       pk_gemm_f32_run(&ga, gws, ctx);
-      float *o = out + (n * (size_t)g->c_out + grp * cout_g) * P;
-      for (size_t oc = 0; oc < cout_g; oc++)
-        for (size_t p = 0; p < P; p++) o[oc * P + p] = c[p * cout_g + oc];
+      ptera_kernel_parallel_for(ctx, cout_g, ograin, scatter_task, &j);
     }
 }

@@ -20,6 +20,9 @@
 PT_FUNC bool pk_conv2d_pixrows_applies(const pk_conv2d_geom *g);
 PT_FUNC size_t pk_conv2d_pixrows_pack_size(const pk_conv2d_geom *g);
 PT_FUNC void pk_conv2d_pixrows_pack(const pk_conv2d_geom *g, const float *w, void *packed);
+/* Output channels [oc0, oc0 + n) of packed filters times scale[0 .. n). */
+PT_FUNC void pk_conv2d_pixrows_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n,
+                                          const double *scale);
 PT_FUNC size_t pk_conv2d_pixrows_workspace(const pk_conv2d_geom *g, size_t nthreads);
 PT_FUNC void pk_conv2d_pixrows_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
                                    float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx);

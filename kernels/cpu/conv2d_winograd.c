@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cpu/conv2d_slots.h"
+#include "cpu/conv2d_split.h"
 #include "cpu/gemm.h"
 #include "cpu/isa.h"
 #include "cpu/ukernels/winograd/winograd.h"
@@ -55,29 +56,28 @@ void pk_conv2d_wino_pack(const pk_conv2d_geom *g, const float *w, void *packed) 
                                   us / sizeof(float));
 }
 
+void pk_conv2d_wino_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n, const double *scale) {
+  size_t us = ustride(g, pk_gemm_f32_packed_isa(packed)); /* the transform is linear: scale each U_a */
+  for (size_t a = 0; a < WINO_ALPHA; a++) pk_gemm_f32_packed_scale((char *)packed + a * us, oc0, n, scale);
+}
+
 typedef struct wino_plan {
-  size_t tiles, nbt, nblocks, vstride, slot;
+  size_t tiles, nbt, vstride, slot; /* nbt: tiles of the widest block */
+  conv_split sp;
 } wino_plan;
 
 static bool wino_plan_make(const pk_conv2d_geom *g, size_t nthreads, wino_plan *pl) {
   size_t th = ((size_t)g->oh + 1) / 2, tw = ((size_t)g->ow + 1) / 2, tiles = th * tw, col;
   size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out;
   if (!mul_ok(cin + cout, WINO_ALPHA * sizeof(float), &col)) return false;
-  size_t nbt = WINO_SLOT_BYTES / col / WINO_COL_STEP * WINO_COL_STEP;
-  if (nbt < WINO_COL_STEP) nbt = WINO_COL_STEP;
-  size_t nblocks = (tiles + nbt - 1) / nbt, n = (size_t)g->n;
-  if (nthreads > 1 && n * nblocks < 4 * nthreads) /* few blocks: a multiple of the threads */
-    nblocks = ((n * nblocks + nthreads - 1) / nthreads * nthreads + n - 1) / n;
-  nbt = (tiles + nblocks - 1) / nblocks;
-  nbt = (nbt + WINO_COL_STEP - 1) / WINO_COL_STEP * WINO_COL_STEP;
-  nblocks = (tiles + nbt - 1) / nbt;
-  size_t vs, vbytes, mbytes, slot;
+  conv_split sp = conv_split_make(tiles, WINO_COL_STEP, WINO_SLOT_BYTES / col, (size_t)g->n, cout, nthreads);
+  size_t nbt = sp.bmax, vs, vbytes, mbytes, slot;
   if (!mul_ok(nbt + WINO_NR_MAX - 1, cin * sizeof(float), &vs) || vs > SIZE_MAX - 128) return false;
   vs = align64(vs + 64);
   if (!mul_ok(vs, WINO_ALPHA, &vbytes) || !mul_ok(nbt * WINO_ALPHA, (cout + 1) * sizeof(float), &mbytes) ||
       __builtin_add_overflow(vbytes, mbytes, &slot) || slot > SIZE_MAX - 64)
     return false;
-  *pl = (wino_plan){tiles, nbt, nblocks, vs, align64(slot)};
+  *pl = (wino_plan){tiles, nbt, vs, align64(slot), sp};
   return true;
 }
 
@@ -121,12 +121,17 @@ typedef struct wino_job {
   slot_set slots;
 } wino_job;
 
+/* Item (image, block, share): the block's input transform, the share's
+ * part of the 16 products and the output transform of that part. */
 static void wino_item(const wino_job *jb, size_t item, char *slot) {
   const pk_conv2d_geom *g = jb->g;
   const wino_plan *pl = &jb->pl;
-  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, NR = jb->nr;
-  size_t blk = item % pl->nblocks, n = item / pl->nblocks, t0 = blk * pl->nbt;
-  size_t nt = pl->tiles - t0 < pl->nbt ? pl->tiles - t0 : pl->nbt;
+  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, NR = jb->nr, shares = pl->sp.shares;
+  size_t share = item % shares, unit = item / shares, blk = unit % pl->sp.nblocks, n = unit / pl->sp.nblocks;
+  size_t t0, t1;
+  conv_split_block(&pl->sp, pl->tiles, blk, &t0, &t1);
+  size_t nt = t1 - t0;
+  if (!nt) return;
   size_t HW = (size_t)(g->h * g->w), OHW = (size_t)(g->oh * g->ow), vs = pl->vstride / sizeof(float);
   float *v0 = NULL, *m = (float *)(slot + WINO_ALPHA * pl->vstride);
   for (size_t a = 0; a < WINO_ALPHA; a++) {
@@ -146,16 +151,20 @@ static void wino_item(const wino_job *jb, size_t item, char *slot) {
       }
     }
   }
+  pk_gemm_f32_args ga;
   for (size_t a = 0; a < WINO_ALPHA; a++) {
-    pk_gemm_f32_args ga = {cout, nt, cin, {NULL, cin, 1, jb->packed + a * jb->ustride},
-                           {NULL, 0, 0, slot + a * pl->vstride}, NULL, NULL, m + a * cout * pl->nbt, pl->nbt,
-                           -INFINITY, INFINITY};
-    pk_gemm_f32_run_share(&ga, NULL, 1, 0);
+    ga = (pk_gemm_f32_args){cout, nt, cin, {NULL, cin, 1, jb->packed + a * jb->ustride},
+                            {NULL, 0, 0, slot + a * pl->vstride}, NULL, NULL, m + a * cout * pl->nbt, pl->nbt,
+                            -INFINITY, INFINITY};
+    pk_gemm_f32_run_share(&ga, NULL, shares, share);
   }
+  size_t m0, m1, n0, n1;
+  pk_gemm_f32_share_part(&ga, shares, share, &m0, &m1, &n0, &n1);
+  if (n0 >= n1) return;
   float *out = jb->out + n * cout * OHW;
-  for (size_t co = 0; co < cout; co++)
-    jb->fn.output(&jb->plane, m + co * pl->nbt, cout * pl->nbt, t0, nt,
-                                jb->bias ? jb->bias[co] : 0.0f, jb->min, jb->max, out + co * OHW);
+  for (size_t co = m0; co < m1; co++)
+    jb->fn.output(&jb->plane, m + co * pl->nbt + n0, cout * pl->nbt, t0 + n0, n1 - n0,
+                  jb->bias ? jb->bias[co] : 0.0f, jb->min, jb->max, out + co * OHW);
 }
 
 static void wino_task(void *arg, size_t begin, size_t end) {
@@ -177,6 +186,6 @@ void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *pa
                                (size_t)g->pad[0], (size_t)g->pad[1], ((size_t)g->ow + 1) / 2};
   if (!wino_plan_make(g, nthreads, &jb.pl)) return;
   slots_init(&jb.slots);
-  size_t items = (size_t)g->n * jb.pl.nblocks;
+  size_t items = (size_t)g->n * jb.pl.sp.nblocks * jb.pl.sp.shares;
   ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), wino_task, &jb);
 }

@@ -20,6 +20,9 @@ PT_FUNC bool pk_conv2d_wino_applies(const pk_conv2d_geom *g);
 /* Bytes of the transformed, packed filters (SIZE_MAX on overflow), and the packing. */
 PT_FUNC size_t pk_conv2d_wino_pack_size(const pk_conv2d_geom *g);
 PT_FUNC void pk_conv2d_wino_pack(const pk_conv2d_geom *g, const float *w, void *packed);
+/* Output channels [oc0, oc0 + n) of packed filters times scale[0 .. n). */
+PT_FUNC void pk_conv2d_wino_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n,
+                                       const double *scale);
 /* Workspace bytes for nthreads threads (SIZE_MAX on overflow). */
 PT_FUNC size_t pk_conv2d_wino_workspace(const pk_conv2d_geom *g, size_t nthreads);
 /* The convolution, clamped to [min, max]; packed from pk_conv2d_wino_pack;

@@ -113,6 +113,17 @@ pk_isa pk_gemm_f32_packed_isa(const void *packed) {
   return pk_gemm_f32_kernel_for((pk_isa)h.isa)->isa;
 }
 
+void pk_gemm_f32_packed_scale(void *packed, size_t l0, size_t n, const double *scale) {
+  pack_header h;
+  memcpy(&h, packed, sizeof h);
+  float *d = (float *)((char *)packed + HEADER);
+  size_t T = h.tile, K = (size_t)h.k;
+  for (size_t l = l0; l < l0 + n && l < h.lanes; l++) {
+    float *x = d + (l / T) * K * T + l % T;
+    for (size_t k = 0; k < K; k++) x[k * T] = (float)((double)x[k * T] * scale[l - l0]);
+  }
+}
+
 size_t pk_gemm_f32_b_panel(pk_isa isa) { return pk_gemm_f32_kernel_for(isa)->nr; }
 
 size_t pk_gemm_f32_pack_b_size_isa(size_t K, size_t N, pk_isa isa) {
@@ -300,23 +311,37 @@ static void share_range(size_t units, size_t parts, size_t t, size_t tile, size_
   *e = min_sz(total, (units * (t + 1) / parts) * tile);
 }
 
+/* The part of C share t of an nthreads-way split computes: rows [m0, m1) x
+ * columns [n0, n1) (empty when b >= e). */
+static void share_part(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, size_t nthreads, size_t t,
+                       size_t r[4]) {
+  const size_t pm = div_up(g->M, kn->mr), pn = div_up(g->N, kn->nr);
+  r[0] = 0, r[1] = g->M, r[2] = 0, r[3] = g->N;
+  if (g->M > SMALL_M && (pm >= 4 * nthreads || pm >= pn)) /* enough rows: split M */
+    share_range(pm, nthreads, t, kn->mr, g->M, &r[0], &r[1]);
+  else
+    share_range(pn, nthreads, t, kn->nr, g->N, &r[2], &r[3]);
+}
+
 /* Share t of an nthreads-way split, in workspace slot `slot`. */
 static void run_share_in(const pk_gemm_f32_args *g, void *workspace, size_t nthreads, size_t t, size_t slot) {
   const pk_gemm_f32_kernel *kn = run_kernel(g);
   size_t per = share_bytes(g, kn);
   float *ws = per ? (float *)(align_up((size_t)(uintptr_t)workspace) + slot * per) : NULL;
-  const size_t pm = div_up(g->M, kn->mr), pn = div_up(g->N, kn->nr);
-  size_t b, e;
-  if (g->M <= SMALL_M) {
-    share_range(pn, nthreads, t, kn->nr, g->N, &b, &e);
-    if (b < e) run_small(g, kn, b, e, ws);
-  } else if (pm >= 4 * nthreads || pm >= pn) { /* enough rows: split M */
-    share_range(pm, nthreads, t, kn->mr, g->M, &b, &e);
-    if (b < e) run_block(g, kn, b, e, 0, g->N, ws);
-  } else {
-    share_range(pn, nthreads, t, kn->nr, g->N, &b, &e);
-    if (b < e) run_block(g, kn, 0, g->M, b, e, ws);
-  }
+  size_t r[4];
+  share_part(g, kn, nthreads, t, r);
+  if (r[0] >= r[1] || r[2] >= r[3]) return;
+  if (g->M <= SMALL_M)
+    run_small(g, kn, r[2], r[3], ws);
+  else
+    run_block(g, kn, r[0], r[1], r[2], r[3], ws);
+}
+
+void pk_gemm_f32_share_part(const pk_gemm_f32_args *g, size_t nthreads, size_t t, size_t *m0, size_t *m1,
+                            size_t *n0, size_t *n1) {
+  size_t r[4] = {0, 0, 0, 0};
+  if (t < nthreads) share_part(g, run_kernel(g), nthreads, t, r);
+  *m0 = r[0], *m1 = r[1], *n0 = r[2], *n1 = r[3];
 }
 
 void pk_gemm_f32_run_share(const pk_gemm_f32_args *g, void *workspace, size_t nthreads, size_t t) {

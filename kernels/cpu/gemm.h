@@ -38,6 +38,9 @@ PT_FUNC size_t pk_gemm_f32_pack_a_size(size_t M, size_t K);
 PT_FUNC void pk_gemm_f32_pack_a(size_t M, size_t K, const float *a, size_t s_m, size_t s_k, void *packed);
 PT_FUNC size_t pk_gemm_f32_pack_b_size(size_t K, size_t N);
 PT_FUNC void pk_gemm_f32_pack_b(size_t K, size_t N, const float *b, size_t s_k, size_t s_n, void *packed);
+/* Lanes l0 .. l0 + n - 1 of a packed operand (rows of an A, columns of a B)
+ * multiplied by scale[0 .. n) (each product rounded once to f32). */
+PT_FUNC void pk_gemm_f32_packed_scale(void *packed, size_t l0, size_t n, const double *scale);
 /* The ISA a packed operand was packed for. */
 PT_FUNC pk_isa pk_gemm_f32_packed_isa(const void *packed);
 /* A B (K×N) packed by the caller for isa's kernels (the convolution gathers
@@ -66,5 +69,9 @@ PT_FUNC void pk_gemm_f32_run(const pk_gemm_f32_args *args, void *workspace, pter
  * runs; the shares together compute C once). For callers with their own
  * threads (benchmarks) and tests of the split; workspace as for nthreads. */
 PT_FUNC void pk_gemm_f32_run_share(const pk_gemm_f32_args *args, void *workspace, size_t nthreads, size_t t);
+/* The part of C that share t computes: rows [*m0, *m1) x columns [*n0, *n1)
+ * (empty when a range is; t >= nthreads: nothing). */
+PT_FUNC void pk_gemm_f32_share_part(const pk_gemm_f32_args *args, size_t nthreads, size_t t, size_t *m0,
+                                    size_t *m1, size_t *n0, size_t *n1);
 
 #endif

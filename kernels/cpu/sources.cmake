@@ -4,6 +4,7 @@
 # configuring fails on one that is not (cmake/layers.cmake).
 set(SOURCES
   conv2d.c
+  conv2d_dwcl.c
   conv2d_nhwc.c
   conv2d_pixrows.c
   conv2d_winograd.c
@@ -12,6 +13,10 @@ set(SOURCES
   isa.c
   pool2d.c
   vmath.c
+  ukernels/dwconv/f32-dwconv-nhwc-c1-scalar.c
+  ukernels/dwconv/f32-dwconv-nhwc-c16-avx512.c
+  ukernels/dwconv/f32-dwconv-nhwc-c4-neon.c
+  ukernels/dwconv/f32-dwconv-nhwc-c8-avx2.c
   ukernels/dwconv/f32-dwconv3x3s1-avx2.c
   ukernels/dwconv/f32-dwconv3x3s1-avx512.c
   ukernels/dwconv/f32-dwconv3x3s1-neon.c

@@ -1,8 +1,10 @@
-/* Fused convolution -> [batch norm] -> [clamp] (fused.h): the batch norm's
- * constant statistics fold into the filters and bias at prepare, the
- * filters are packed once (pk_conv2d_f32_pack), and the activation is the
- * convolution's clamp epilogue. f32, NCHW contiguous, static shapes, not
- * transposed; anything else declines and runs as written. */
+/* Fused convolution -> [batch norm] -> [clamp] (fused.h): the filters are
+ * packed once (pk_conv2d_f32_pack) and the batch norm's constant statistics
+ * fold into the packed filters (pk_conv2d_f32_pack_scale) and the bias at
+ * prepare; a path that packs nothing (depthwise) reads a folded copy
+ * instead. The activation is the convolution's clamp epilogue. f32, NCHW
+ * contiguous, static shapes, not transposed; anything else declines and
+ * runs as written. */
 #include <math.h>
 #include <string.h>
 
@@ -13,7 +15,7 @@
 
 typedef struct fc_state {
   pk_conv2d_geom g;
-  const float *w;      /* folded filters, or the program's */
+  const float *w;      /* what a path that packs nothing reads: folded, or the program's */
   const void *packed;  /* w packed, or NULL when the path reads w */
   const float *bias;   /* folded bias, the program's, or NULL */
   float min, max;
@@ -82,34 +84,52 @@ static bool geometry(ptera_value **args, pk_conv2d_geom *g) {
   return pk_conv2d_f32_supported(g);
 }
 
-/* Folds y = (x + b - mean) * w / sqrt(var + eps) + beta into the filters
- * and bias (double arithmetic, as the portable batch norm). */
-static ptera_status fold(ptera_kernel_prepare_ctx *ctx, ptera_value **args, fc_state *s,
-                         const float *b) {
+/* The batch norm's constant statistics. */
+typedef struct bn_consts {
+  const float *w, *b, *mean, *var; /* w, b may be NULL */
+  double eps;
+} bn_consts;
+
+/* false when the statistics are not constants that fold. */
+static bool bn_get(ptera_value **args, int64_t c_out, bn_consts *bn) {
+  memset(bn, 0, sizeof *bn);
+  if (!const_vec(args, PK_FC_BN_W, c_out, true, &bn->w) || !const_vec(args, PK_FC_BN_B, c_out, true, &bn->b) ||
+      !const_vec(args, PK_FC_BN_MEAN, c_out, false, &bn->mean) ||
+      !const_vec(args, PK_FC_BN_VAR, c_out, false, &bn->var) || args[PK_FC_BN_EPS]->tag != PTERA_TAG_DOUBLE)
+    return false;
+  bn->eps = args[PK_FC_BN_EPS]->u.d;
+  return true;
+}
+
+#define FC_SCALE_CHUNK 256 /* output channels scaled per call (2 KiB of stack) */
+
+/* Folds y = (x + b - mean) * w / sqrt(var + eps) + beta (double
+ * arithmetic, as the portable batch norm) into the bias, and into the
+ * filters: into their packed form when the path packs them (no folded copy
+ * is kept beside it), else into a folded copy the path reads. */
+static ptera_status fold(ptera_kernel_prepare_ctx *ctx, ptera_value **args, fc_state *s, const bn_consts *bn,
+                         const float *b, void *packed) {
   const pk_conv2d_geom *g = &s->g;
-  const float *bw, *bb, *mean, *var;
   const ptera_tensor *w = tensor(args, PK_FC_W);
-  if (!const_vec(args, PK_FC_BN_W, g->c_out, true, &bw) ||
-      !const_vec(args, PK_FC_BN_B, g->c_out, true, &bb) ||
-      !const_vec(args, PK_FC_BN_MEAN, g->c_out, false, &mean) ||
-      !const_vec(args, PK_FC_BN_VAR, g->c_out, false, &var) ||
-      args[PK_FC_BN_EPS]->tag != PTERA_TAG_DOUBLE)
-    return PTERA_OK;
-  double eps = args[PK_FC_BN_EPS]->u.d;
-  size_t per = w->numel / (size_t)g->c_out;
-  float *wf = ptera_kernel_prepare_alloc(ctx, w->numel * sizeof(float), 64);
-  float *bf = ptera_kernel_prepare_alloc(ctx, (size_t)g->c_out * sizeof(float), 64);
-  if (!wf || !bf)
+  size_t per = w->numel / (size_t)g->c_out, C = (size_t)g->c_out;
+  float *bf = ptera_kernel_prepare_alloc(ctx, C * sizeof(float), 64), *wf = NULL;
+  if (bf && !packed) wf = ptera_kernel_prepare_alloc(ctx, w->numel * sizeof(float), 64);
+  if (!bf || (!packed && !wf))
     return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
                                      "%s: out of memory for the folded filters", ptera_kernel_prepare_op_name(ctx));
   const float *w0 = w->data;
-  for (int64_t oc = 0; oc < g->c_out; oc++) {
-    double scale = 1.0 / sqrt((double)var[oc] + eps) * (bw ? (double)bw[oc] : 1.0);
-    for (size_t i = 0; i < per; i++)
-      wf[(size_t)oc * per + i] = (float)((double)w0[(size_t)oc * per + i] * scale);
-    bf[oc] = (float)(((b ? (double)b[oc] : 0.0) - (double)mean[oc]) * scale + (bb ? (double)bb[oc] : 0.0));
+  double sc[FC_SCALE_CHUNK];
+  for (size_t oc0 = 0; oc0 < C; oc0 += FC_SCALE_CHUNK) {
+    size_t n = C - oc0 < FC_SCALE_CHUNK ? C - oc0 : FC_SCALE_CHUNK;
+    for (size_t i = 0; i < n; i++) {
+      size_t oc = oc0 + i;
+      sc[i] = 1.0 / sqrt((double)bn->var[oc] + bn->eps) * (bn->w ? (double)bn->w[oc] : 1.0);
+      bf[oc] = (float)(((b ? (double)b[oc] : 0.0) - (double)bn->mean[oc]) * sc[i] + (bn->b ? (double)bn->b[oc] : 0.0));
+      for (size_t k = 0; wf && k < per; k++) wf[oc * per + k] = (float)((double)w0[oc * per + k] * sc[i]);
+    }
+    if (packed) pk_conv2d_f32_pack_scale(g, packed, oc0, n, sc);
   }
-  s->w = wf;
+  if (wf) s->w = wf;
   s->bias = bf;
   return PTERA_OK;
 }
@@ -124,12 +144,11 @@ ptera_status pk_fused_conv_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **
       !shaped(out, &s.g) || !(co->flags & PTERA_TENSOR_PLANNED) || !co->data ||
       args[PK_FC_MIN]->tag != PTERA_TAG_DOUBLE || args[PK_FC_MAX]->tag != PTERA_TAG_DOUBLE)
     return PTERA_OK;
+  bn_consts bn;
+  bool has_bn = args[PK_FC_BN_MEAN]->tag != PTERA_TAG_NONE;
+  if (has_bn && !bn_get(args, s.g.c_out, &bn)) return PTERA_OK; /* runs as written */
   s.w = tensor(args, PK_FC_W)->data;
   s.bias = b;
-  if (args[PK_FC_BN_MEAN]->tag != PTERA_TAG_NONE) {
-    ptera_status st = fold(ctx, args, &s, b);
-    if (st != PTERA_OK || s.w == tensor(args, PK_FC_W)->data) return st;
-  }
   s.min = (float)args[PK_FC_MIN]->u.d;
   s.max = (float)args[PK_FC_MAX]->u.d;
   size_t pack = pk_conv2d_f32_pack_size(&s.g);
@@ -141,6 +160,10 @@ ptera_status pk_fused_conv_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **
     return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
                                      "%s: out of memory for the packed filters", ptera_kernel_prepare_op_name(ctx));
   if (pack) pk_conv2d_f32_pack(&s.g, s.w, packed);
+  if (has_bn) {
+    ptera_status rc = fold(ctx, args, &s, &bn, b, packed);
+    if (rc != PTERA_OK) return rc;
+  }
   s.packed = packed;
   *st = s;
   ptera_kernel_prepare_workspace(ctx, s.ws);

@@ -6,10 +6,12 @@
  * pixels as the product's rows), every available ISA forced in turn, with
  * and without an output clamp, on one thread and on pools of 2 and 3, in
  * NCHW and channels last; then aten::convolution.out itself on f32 tensors
- * (the wiring, both layouts), and the geometry constructor's rejections. */
+ * (the wiring, both layouts), the per-channel scaling of packed filters,
+ * and the geometry constructor's rejections. */
 #include <stdlib.h>
 
 #include "cpu/conv2d.h"
+#include "cpu/conv2d_dwcl.h"
 #include "cpu/conv2d_pixrows.h"
 #include "cpu/conv2d_winograd.h"
 #include "cpu/isa.h"
@@ -160,6 +162,57 @@ static bool check_nhwc(const tcase *t, const float *in, const float *w, const fl
   return ok;
 }
 
+/* pk_conv2d_f32_pack_scale: filters packed, output channels scaled in two
+ * calls (split at a random channel), against the portable kernel on
+ * filters scaled before the convolution; NCHW and channels last, each ISA. */
+static bool check_scaled(const tcase *t, const float *in, const float *w, const float *b) {
+  const pk_conv2d_geom *g = &t->g;
+  size_t nin = (size_t)(g->n * g->c_in * g->h * g->w), nw = wnumel(g), CO = (size_t)g->c_out;
+  size_t nout = (size_t)(g->n * g->c_out * g->oh * g->ow), per = nw / CO, P = (size_t)(g->oh * g->ow);
+  size_t C = (size_t)g->c_in, HW = (size_t)(g->h * g->w), T = (size_t)(g->kh * g->kw), cin_g = per / T;
+  double *sc = malloc(CO * sizeof *sc), *din = malloc(nin * sizeof *din), *dws = malloc(nw * sizeof *dws);
+  double *db = malloc(CO * sizeof *db), *ref = malloc(nout * sizeof *ref), *xref = malloc(nout * sizeof *xref);
+  float *xin = malloc(nin * sizeof *xin), *xw = malloc(nw * sizeof *xw), *out = malloc(nout * sizeof *out);
+  for (size_t o = 0; o < CO; o++) sc[o] = 0.25 + (double)rnd(1000) / 500.0, db[o] = b[o];
+  for (size_t i = 0; i < nin; i++) din[i] = in[i];
+  for (size_t i = 0; i < nw; i++) dws[i] = (double)w[i] * sc[i / per];
+  CHECK(run_op(g, PTERA_DTYPE_DOUBLE, din, dws, t->bias ? db : NULL, ref, sizeof(double), NULL) == PTERA_OK);
+  for (size_t n = 0; n < (size_t)g->n; n++) /* channels-last copies */
+    for (size_t c = 0; c < C; c++)
+      for (size_t i = 0; i < HW; i++) xin[(n * HW + i) * C + c] = in[(n * C + c) * HW + i];
+  for (size_t o = 0; o < CO; o++)
+    for (size_t c = 0; c < cin_g; c++)
+      for (size_t k = 0; k < T; k++) xw[(o * T + k) * cin_g + c] = w[(o * cin_g + c) * T + k];
+  for (size_t n = 0; n < (size_t)g->n; n++)
+    for (size_t o = 0; o < CO; o++)
+      for (size_t i = 0; i < P; i++) xref[(n * P + i) * CO + o] = ref[(n * CO + o) * P + i];
+  bool ok = true;
+  size_t cut = rnd((uint32_t)CO + 1);
+  for (int layout = 0; layout < 2; layout++) {
+    pk_conv2d_geom q = *g;
+    q.layout = layout ? PK_CONV_NHWC : PK_CONV_NCHW;
+    for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
+      if (!pk_isa_available((pk_isa)isa)) continue;
+      pk_isa_force((pk_isa)isa);
+      size_t pb = pk_conv2d_f32_pack_size(&q), wb = pk_conv2d_f32_workspace(&q, 1);
+      if (!pb) continue; /* a path that packs nothing: nothing to scale */
+      void *packed = aligned_alloc(64, (pb + 63) / 64 * 64), *ws = aligned_alloc(64, (wb + 63) / 64 * 64 + 64);
+      pk_conv2d_f32_pack(&q, layout ? xw : w, packed);
+      pk_conv2d_f32_pack_scale(&q, packed, 0, cut, sc);
+      pk_conv2d_f32_pack_scale(&q, packed, cut, CO - cut, sc + cut);
+      for (size_t i = 0; i < nout; i++) out[i] = NAN;
+      pk_conv2d_f32(&q, layout ? xin : in, layout ? xw : w, packed, t->bias ? b : NULL, out, -INFINITY, INFINITY,
+                    ws, NULL);
+      runs++;
+      if (!close_to(out, layout ? xref : ref, nout, layout ? "scaled, channels last" : "scaled")) ok = false;
+      free(packed), free(ws);
+    }
+  }
+  pk_isa_force(PK_ISA_COUNT);
+  free(sc), free(din), free(dws), free(db), free(ref), free(xref), free(xin), free(xw), free(out);
+  return ok;
+}
+
 static void check_case(tcase *t, bool threaded) {
   pk_conv2d_geom *g = &t->g;
   size_t nin = (size_t)(g->n * g->c_in * g->h * g->w), nw = wnumel(g), nout = (size_t)(g->n * g->c_out * g->oh * g->ow);
@@ -240,6 +293,7 @@ static void check_case(tcase *t, bool threaded) {
     if (!close_to(out, ref, nout, "aten::convolution.out")) ok = false;
   }
   if (!g->transposed && !check_nhwc(t, in, w, b, ref, threaded)) ok = false;
+  if (!g->transposed && !check_scaled(t, in, w, b)) ok = false;
   if (!ok) {
     mismatches++;
     describe(t);
@@ -358,6 +412,24 @@ int main(void) {
     random_case(&t, false, true);
     check_case(&t, i % 4 == 0);
   }
+  /* Depthwise with channel counts across the channels-last kernels' vector
+   * widths (4, 8, 16) and tails, any kernel extent, stride and dilation. */
+  static const int64_t dwc[] = {1, 3, 4, 7, 8, 15, 16, 17, 31, 33, 40, 48};
+  for (size_t i = 0; i < sizeof dwc / sizeof dwc[0]; i++) {
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    do {
+      int64_t s0 = 1 + rnd(3), d0 = 1 + rnd(2);
+      t.g = (pk_conv2d_geom){.n = 1 + rnd(2), .c_in = dwc[i], .c_out = dwc[i], .groups = dwc[i],
+                             .kh = 1 + rnd(7), .kw = 1 + rnd(7), .stride = {s0, 1 + rnd(3)},
+                             .pad = {rnd(4), rnd(4)}, .dil = {d0, 1 + rnd(2)}, .h = 1 + rnd(12),
+                             .w = 1 + rnd(14)};
+    } while (pk_conv2d_geom_init(&t.g, msg, sizeof msg) != PTERA_OK);
+    t.bias = i % 3 != 0;
+    t.min = i % 4 == 1 ? -0.25f : -INFINITY;
+    t.max = i % 4 == 1 ? 0.5f : INFINITY;
+    check_case(&t, i % 2 == 0);
+  }
   /* MobileNetV2's and ResNet-18's shapes, scaled down in extent */
   static const int64_t shapes[][8] = {
       /* c_in, c_out, groups, k, stride, pad, h, w */
@@ -371,6 +443,7 @@ int main(void) {
     t.g = (pk_conv2d_geom){.n = 1, .c_in = s[0], .c_out = s[1], .groups = s[2], .kh = s[3], .kw = s[3],
                            .stride = {s[4], s[4]}, .pad = {s[5], s[5]}, .dil = {1, 1}, .h = s[6], .w = s[7]};
     CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
+    CHECK(pk_conv2d_dwcl_applies(&t.g) == (i == 2 || i == 6)); /* 8x8 and 7x7 outputs: through channels last */
     t.bias = true;
     t.min = -INFINITY;
     t.max = INFINITY;
@@ -385,7 +458,13 @@ int main(void) {
       {96, 45, 1, 3, 3, 1, 0, 3, 3},   {130, 17, 1, 1, 1, 1, 0, 45, 31},
       /* few pixels, many channels: pixels as the product's rows */
       {64, 40, 1, 3, 3, 1, 1, 7, 7},   {48, 64, 2, 1, 1, 1, 0, 5, 9},   {24, 33, 1, 3, 3, 2, 1, 13, 11},
-      {10, 70, 1, 5, 5, 2, 2, 8, 8}};
+      {10, 70, 1, 5, 5, 2, 2, 8, 8},
+      /* few pixel blocks, many output channels: each block's product split
+       * over its rows among 2 and 3 threads (conv2d_split.h) */
+      {8, 100, 1, 3, 3, 1, 1, 9, 9},   {12, 67, 1, 3, 3, 2, 1, 19, 17},
+      /* pixels as rows with a gather big enough to split over the threads;
+       * depthwise through channels last with transposes that split too */
+      {256, 32, 1, 3, 3, 1, 1, 7, 7},  {1032, 1032, 1032, 3, 3, 1, 1, 8, 8}};
   for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++) {
     const int64_t *s = tiled[i];
     char msg[160];
@@ -394,7 +473,8 @@ int main(void) {
                            .kw = s[4], .stride = {s[5], s[5]}, .pad = {s[6], s[6]}, .dil = {1, 1}, .h = s[7],
                            .w = s[8]};
     CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
-    CHECK(pk_conv2d_pixrows_applies(&t.g) == (i == 3 || i >= 5));
+    CHECK(pk_conv2d_pixrows_applies(&t.g) == (i == 3 || (i >= 5 && i <= 8) || i == 11));
+    CHECK(pk_conv2d_dwcl_applies(&t.g) == (i == 12));
     t.bias = i != 2;
     t.min = i == 1 ? 0.0f : -INFINITY;
     t.max = INFINITY;
@@ -413,10 +493,17 @@ int main(void) {
                              .w = w};
     } while (pk_conv2d_geom_init(&t.g, msg, sizeof msg) != PTERA_OK || t.g.oh * t.g.ow < 100);
     CHECK(pk_conv2d_wino_applies(&t.g));
+    if (i >= 8) { /* few tile blocks, many output channels: blocks shared over their rows */
+      t.g.c_out = 64 + 37 * (i - 8);
+      t.g.h = 12 + 3 * (i - 8);
+      t.g.w = 13 + (i - 8);
+      CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
+      CHECK(pk_conv2d_wino_applies(&t.g));
+    }
     t.bias = i % 3 != 0;
     t.min = i % 4 == 1 ? -0.25f : -INFINITY;
     t.max = i % 4 == 1 ? 0.5f : INFINITY;
-    check_case(&t, i % 2 == 0);
+    check_case(&t, i % 2 == 0 || i >= 8);
   }
   ptera_threadpool_destroy(pools[0]);
   ptera_threadpool_destroy(pools[1]);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cpu/conv2d.h"
 #include "cpu/isa.h"
 #include "emit_util.h"
 
@@ -192,6 +193,7 @@ static void free_prog(prog *p) {
 typedef struct seen {
   char name[64];
   int fused;
+  size_t packed_bytes; /* the method's prepare-time memory */
 } seen;
 
 static void hook(void *user, const ptera_instr_event *ev) {
@@ -216,6 +218,9 @@ static bool run(ptera_program *prog_, uint32_t flags, ptera_threadpool *pool, co
     return false;
   }
   memset(s, 0, sizeof *s);
+  ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
+  CHECK(ptera_method_get_memory(m, &mem) == PTERA_OK);
+  s->packed_bytes = mem.packed_bytes;
   ptera_method_set_instr_hook(m, hook, s);
   bool ok = ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 4, xs, x, nx * 4) == PTERA_OK &&
             ptera_method_execute(m) == PTERA_OK;
@@ -288,6 +293,17 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
     bool want = c->neg == NEG_NONE && (c->bn || c->act != ACT_NONE);
     CHECK(sa.fused == (want ? 1 : 0));
     if (want) CHECK(strcmp(sa.name, expected_name(c)) == 0);
+    if (want) { /* a folded batch norm keeps no filter copy beside the packed filters */
+      char msg[160];
+      pk_conv2d_geom g = {.n = c->n, .c_in = c->cin, .h = c->h, .w = c->w, .c_out = c->cout,
+                          .groups = c->groups, .kh = c->kh, .kw = c->kw, .stride = {c->stride, c->stride},
+                          .pad = {c->pad, c->pad}, .dil = {c->dil, c->dil}};
+      CHECK(pk_conv2d_geom_init(&g, msg, sizeof msg) == PTERA_OK);
+      size_t pack = pk_conv2d_f32_pack_size(&g);
+      size_t wbytes = (size_t)c->cout * (size_t)(c->cin / c->groups * c->kh * c->kw) * sizeof(float);
+      if (pack) CHECK(sa.packed_bytes >= pack && sa.packed_bytes <= pack + (size_t)c->cout * 4 + 512);
+      if (!pack && c->bn) CHECK(sa.packed_bytes >= wbytes);
+    }
     for (uint32_t i = 0; i < nouts; i++) {
       CHECK(na[i] == nb[i] && na[i] > 0);
       if (na[i] == nb[i]) CHECK(same(a[i], b[i], na[i]));
@@ -393,6 +409,15 @@ int main(void) {
       {2, 8, 5, 5, 16, 1, 1, 1, 0, 1, 1, false, false, false, ACT_CLAMP, true, true, NEG_NONE},
       {2, 4, 10, 10, 4, 3, 3, 1, 2, 2, 1, true, true, true, ACT_NONE, false, true, NEG_NONE},
       {1, 8, 7, 7, 8, 5, 5, 2, 2, 1, 8, true, true, true, ACT_RELU, true, true, NEG_NONE},
+      /* batch norm folded into each packing: Winograd, depthwise through
+       * channels last, pixels as rows, and
+       * the forward path, with groups and more channels than one scaling
+       * chunk (256) */
+      {1, 16, 12, 12, 20, 3, 3, 1, 1, 1, 1, true, true, true, ACT_RELU, false, false, NEG_NONE},
+      {2, 24, 7, 7, 24, 3, 3, 1, 1, 1, 24, true, true, true, ACT_HARDTANH, false, true, NEG_NONE},
+      {2, 4, 6, 6, 40, 3, 3, 1, 1, 1, 1, false, true, true, ACT_CLAMP, false, false, NEG_NONE},
+      {1, 4, 9, 9, 300, 1, 1, 1, 0, 1, 2, true, true, false, ACT_NONE, false, false, NEG_NONE},
+      {1, 4, 5, 5, 300, 1, 1, 1, 0, 1, 2, true, true, true, ACT_HARDTANH, false, false, NEG_NONE},
   };
   for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
     if (!pk_isa_available((pk_isa)isa)) continue;

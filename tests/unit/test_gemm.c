@@ -92,6 +92,24 @@ static int run_case(const gemm_case *gc, pk_isa isa) {
     pk_gemm_f32_run(&g, w, NULL);
   else
     for (size_t t = gc->threads; t-- > 0;) pk_gemm_f32_run_share(&g, w, gc->threads, t);
+  /* The shares' parts (pk_gemm_f32_share_part) cover C once, and a share
+   * writes inside its part only (the sentinel outside is untouched). */
+  unsigned char *cover = calloc(M * N + 1, 1);
+  for (size_t t = 0; t <= gc->threads; t++) {
+    size_t m0, m1, n0, n1;
+    pk_gemm_f32_share_part(&g, gc->threads, t, &m0, &m1, &n0, &n1);
+    if (t == gc->threads) { /* past the last share: nothing */
+      CHECK(m0 >= m1 || n0 >= n1);
+      continue;
+    }
+    CHECK(m1 <= M && n1 <= N);
+    for (size_t i = m0; i < m1; i++)
+      for (size_t j = n0; j < n1; j++) cover[i * N + j]++;
+  }
+  bool once = true;
+  for (size_t i = 0; i < M * N; i++) once = once && cover[i] == 1;
+  CHECK(once);
+  free(cover);
 
   int bad = 0;
   for (size_t i = 0; i < M && !bad; i++) {

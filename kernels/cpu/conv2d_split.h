@@ -1,0 +1,79 @@
+/* How the convolution paths split one call over threads (internal to
+ * conv2d*.c). Per outer problem (image x group) the P output columns, in
+ * steps of whole panels, are cut into nblocks blocks whose step counts
+ * differ by at most one, and each block's product may be split `shares`
+ * ways (pk_gemm_f32_run_share). One thread: the blocks the per-task budget
+ * asks for. More: at least CONV_SPLIT_ITEMS items per thread where the
+ * shape allows, so two threads get equal work even for a 7x7 or 14x14
+ * plane with hundreds of channels: first more blocks (while each keeps one
+ * step), then shares of the rows (while each keeps CONV_SPLIT_ROWS of
+ * them). The split depends on the geometry and
+ * thread count only (not the ISA), so the workspace sized at prepare holds
+ * the widest block at run. */
+#ifndef PK_CPU_CONV2D_SPLIT_H
+#define PK_CPU_CONV2D_SPLIT_H
+
+#include <stddef.h>
+
+#include "cpu/gemm.h"
+
+#define CONV_SPLIT_ITEMS 4u  /* items per thread, for balance on a noisy host */
+#define CONV_SPLIT_ROWS 32u  /* fewest product rows (output channels) a share keeps */
+
+typedef struct conv_split {
+  size_t step, steps, nblocks, shares;
+  size_t bmax; /* columns of the widest block */
+} conv_split;
+
+/* P columns in steps of `step`, blocks of at most `budget` columns (at
+ * least one step), `outer` independent problems of `rows` product rows. */
+static inline conv_split conv_split_make(size_t P, size_t step, size_t budget, size_t outer, size_t rows,
+                                         size_t nthreads) {
+  size_t steps = P ? (P + step - 1) / step : 1, per = budget / step ? budget / step : 1;
+  size_t nblocks = (steps + per - 1) / per, shares = 1;
+  if (outer == 0) outer = 1;
+  if (nthreads > 1) {
+    size_t target = CONV_SPLIT_ITEMS * nthreads, want = (target + outer - 1) / outer;
+    if (nblocks < want) nblocks = want < steps ? want : steps;
+    if (nblocks < want) {
+      size_t most = rows / CONV_SPLIT_ROWS ? rows / CONV_SPLIT_ROWS : 1;
+      shares = (want + nblocks - 1) / nblocks;
+      if (shares > most) shares = most;
+      if (shares > nthreads * CONV_SPLIT_ITEMS) shares = nthreads * CONV_SPLIT_ITEMS;
+    }
+  }
+  size_t wide = (steps + nblocks - 1) / nblocks * step;
+  return (conv_split){step, steps, nblocks, shares, wide < P ? wide : P};
+}
+
+/* Columns [*c0, *c1) of block b. */
+static inline void conv_split_block(const conv_split *s, size_t P, size_t b, size_t *c0, size_t *c1) {
+  size_t x0 = s->steps * b / s->nblocks * s->step, x1 = s->steps * (b + 1) / s->nblocks * s->step;
+  *c0 = x0 < P ? x0 : P;
+  *c1 = x1 < P ? x1 : P;
+}
+
+#define CONV_COPY_SPLIT_FLOATS ((size_t)1 << 16) /* smaller copies run on one thread */
+
+/* Grain of a parallel_for over n units of `per` floats each of copying
+ * (gathers, transposes): all of it on the caller when the copy is small
+ * (no barrier for a descheduled worker to hold up), else about
+ * CONV_SPLIT_ITEMS chunks a thread. */
+static inline size_t conv_copy_grain(size_t n, size_t per, size_t nthreads) {
+  if (n == 0 || nthreads <= 1 || n * per < CONV_COPY_SPLIT_FLOATS) return n ? n : 1;
+  return (n + CONV_SPLIT_ITEMS * nthreads - 1) / (CONV_SPLIT_ITEMS * nthreads);
+}
+
+/* Output channels [oc0, oc0 + n) of filters packed per group (a packed
+ * GEMM operand whose lanes are the group's cout_g channels, `stride` bytes
+ * apart) multiplied by scale[0 .. n). */
+static inline void conv_scale_groups(void *packed, size_t stride, size_t cout_g, size_t oc0, size_t n,
+                                     const double *scale) {
+  for (size_t oc = oc0; oc < oc0 + n;) {
+    size_t grp = oc / cout_g, end = (grp + 1) * cout_g < oc0 + n ? (grp + 1) * cout_g : oc0 + n;
+    pk_gemm_f32_packed_scale((char *)packed + grp * stride, oc - grp * cout_g, end - oc, scale + (oc - oc0));
+    oc = end;
+  }
+}
+
+#endif
