@@ -60,7 +60,7 @@ static ptera_status build_geom(const px_graph *g, const pf_xnn_node *n, pk_conv2
   q->layout = PK_CONV_NCHW;
   if (pk_conv2d_geom_init(q, msg, msg_size) != PTERA_OK) return PTERA_INVALID_ARGUMENT;
   if (!pk_conv2d_f32_supported(q)) {
-    snprintf(msg, msg_size, "a %zux%zu kernel is larger than the convolution kernels take", (size_t)q->kh,
+    pt_snprintf(msg, msg_size, "a %zux%zu kernel is larger than the convolution kernels take", (size_t)q->kh,
              (size_t)q->kw);
     return PTERA_NOT_IMPLEMENTED;
   }

@@ -60,7 +60,14 @@ typedef void (*px_run_fn)(px_graph *g, const pf_xnn_node *n);
 typedef ptera_status (*px_prepare_fn)(px_graph *g, const pf_xnn_node *n);
 
 /* Fails with "XNNPACK node <i> (<kind>): <message>". */
+#if PTERA_STRIP_MESSAGES
+/* Status codes only: the message is the status name; the format and its
+ * arguments are dropped at the call site. */
+PT_FUNC ptera_status px_fail_status(px_graph *g, ptera_status st);
+#define px_fail(g, st, ...) (PTERA_DISCARD_MESSAGE(__VA_ARGS__), px_fail_status((g), (st)))
+#else
 PT_FUNC ptera_status px_fail(px_graph *g, ptera_status st, const char *fmt, ...) PT_PRINTF(3, 4);
+#endif
 
 /* Bytes of a value of datatype dt with the given shape (4-bit types: packed
  * rows of ceil(last/2) bytes). False on overflow. */

@@ -319,7 +319,9 @@ static ptera_status xnn_init(ptera_backend_init_ctx *ctx, const void *blob, size
   px_graph *g = pt_arena_alloc(&arena, sizeof *g, 8);
   if (!g) {
     pt_arena_release(&arena);
-    snprintf(ctx->message, ctx->message_size, "XNNPACK: out of memory");
+    pt_err e;
+    pt_fail(&e, PTERA_MEMORY_ALLOCATION_FAILED, "XNNPACK: out of memory");
+    pt_err_copy(&e, ctx->message, ctx->message_size);
     return PTERA_MEMORY_ALLOCATION_FAILED;
   }
   g->msg = ctx->message;
@@ -329,7 +331,7 @@ static ptera_status xnn_init(ptera_backend_init_ctx *ctx, const void *blob, size
   ptera_status st = pf_xnn_parse(blob, blob_size, &arena, &g->g, &e);
   g->arena = arena; /* g lives in the arena: keep the arena's state in g from here on */
   if (st != PTERA_OK) {
-    snprintf(ctx->message, ctx->message_size, "%s", e.msg);
+    pt_err_copy(&e, ctx->message, ctx->message_size);
   } else {
     st = build(g, ctx);
   }

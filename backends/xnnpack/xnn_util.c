@@ -4,6 +4,14 @@
 
 #include "xnnpack/xnn.h"
 
+#if PTERA_STRIP_MESSAGES
+ptera_status px_fail_status(px_graph *g, ptera_status st) {
+  pt_err e;
+  pt_fail_status(&e, st);
+  pt_err_copy(&e, g->msg, g->msg_size);
+  return st;
+}
+#else
 ptera_status px_fail(px_graph *g, ptera_status st, const char *fmt, ...) {
   char msg[PT_ERRMSG_SIZE];
   va_list ap;
@@ -19,6 +27,7 @@ ptera_status px_fail(px_graph *g, ptera_status st, const char *fmt, ...) {
   }
   return st;
 }
+#endif
 
 unsigned px_elem_bits(uint8_t dt) {
   switch (dt) {

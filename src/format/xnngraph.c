@@ -90,6 +90,9 @@ static ptera_status fbe(rd *r, const char *what) {
                      r->where[0] ? ": " : "", what);
 }
 
+#if PTERA_STRIP_MESSAGES
+#define fail(r, st, ...) pt_fail((r)->err, (st), __VA_ARGS__)
+#else
 static ptera_status fail(rd *r, ptera_status st, const char *fmt, ...) PT_PRINTF(3, 4);
 static ptera_status fail(rd *r, ptera_status st, const char *fmt, ...) {
   char msg[PT_ERRMSG_SIZE];
@@ -99,6 +102,7 @@ static ptera_status fail(rd *r, ptera_status st, const char *fmt, ...) {
   va_end(ap);
   return pt_fail(r->err, st, "%s%s%s", r->where, r->where[0] ? ": " : "", msg);
 }
+#endif
 
 static ptera_status oom(rd *r) {
   return fail(r, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory decoding the XNNPACK graph");
@@ -342,7 +346,7 @@ static ptera_status read_consts(rd *r, const pf_fb_table *root, const uint8_t *c
   for (uint32_t i = 0; i < v.count; i++) {
     pf_fb_table e;
     pf_xnn_const *c = &g->consts[i];
-    snprintf(r->where, sizeof r->where, "XNNPACK constant %u", (unsigned)i);
+    pt_snprintf(r->where, sizeof r->where, "XNNPACK constant %u", (unsigned)i);
     if (!pf_fb_vec_table(&r->fb, &v, i, &e)) return fbe(r, "entry");
     if (!e.present) return fail(r, PTERA_INVALID_PROGRAM, "entry is null");
     if (!g->has_header) {
@@ -452,7 +456,7 @@ static ptera_status parse_graph(rd *r, const uint8_t *fbuf, uint32_t fsize, cons
   if (!g->values || !m || !ext_seen) return oom(r);
   for (uint32_t i = 0; i < xvalues.count; i++) {
     pf_fb_table xv;
-    snprintf(r->where, sizeof r->where, "XNNPACK value %u", (unsigned)i);
+    pt_snprintf(r->where, sizeof r->where, "XNNPACK value %u", (unsigned)i);
     if (!pf_fb_vec_table(&r->fb, &xvalues, i, &xv)) return fbe(r, "value");
     if (!xv.present) return fail(r, PTERA_INVALID_PROGRAM, "value is null");
     st = read_value(r, &xv, &g->values[i]);
@@ -464,7 +468,7 @@ static ptera_status parse_graph(rd *r, const uint8_t *fbuf, uint32_t fsize, cons
   qsort(m, xvalues.count, sizeof *m, cmp_id);
   for (uint32_t i = 1; i < xvalues.count; i++)
     if (m[i].id == m[i - 1].id) {
-      snprintf(r->where, sizeof r->where, "XNNPACK value %u", (unsigned)m[i].index);
+      pt_snprintf(r->where, sizeof r->where, "XNNPACK value %u", (unsigned)m[i].index);
       return fail(r, PTERA_INVALID_PROGRAM, "value id %u is already defined by value %u",
                   (unsigned)m[i].id, (unsigned)m[i - 1].index);
     }
@@ -476,12 +480,12 @@ static ptera_status parse_graph(rd *r, const uint8_t *fbuf, uint32_t fsize, cons
   for (uint32_t i = 0; i < xvalues.count; i++) writer[i] = PF_XNN_NONE;
   for (uint32_t i = 0; i < xnodes.count; i++) {
     pf_fb_table xn;
-    snprintf(r->where, sizeof r->where, "XNNPACK node %u", (unsigned)i);
+    pt_snprintf(r->where, sizeof r->where, "XNNPACK node %u", (unsigned)i);
     if (!pf_fb_vec_table(&r->fb, &xnodes, i, &xn)) return fbe(r, "node");
     if (!xn.present) return fail(r, PTERA_INVALID_PROGRAM, "node is null");
     uint8_t kind;
     if (!pf_fb_u8(&r->fb, &xn, 0, 0, &kind)) return fbe(r, "node type");
-    snprintf(r->where, sizeof r->where, "XNNPACK node %u (%s)", (unsigned)i, pf_xnn_node_name(kind));
+    pt_snprintf(r->where, sizeof r->where, "XNNPACK node %u (%s)", (unsigned)i, pf_xnn_node_name(kind));
     st = read_node(r, &xn, m, &g->nodes[i]);
     if (st == PTERA_OK) st = check_order(r, &g->nodes[i], i, writer);
     if (st != PTERA_OK) return st;
