@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_calibration.h"
 #include "compile.h"
 
 static const char help[] =
@@ -40,6 +41,16 @@ static const char help[] =
     "                              keyed by SHA-256 (in the .ptd with\n"
     "                              --external-weights); the rest stays on the CPU\n"
     "                              under --ops\n"
+    "  --backend cortex_m          static int8 program of ExecuTorch's cortex_m::\n"
+    "                              operators (CMSIS-NN arithmetic; compiler/to_cortex_m.h):\n"
+    "                              activations per tensor from --calibration ranges,\n"
+    "                              per-channel weights, channels-last tensors; every\n"
+    "                              call must lower (no fp32 fallback)\n"
+    "  --quantize int8-static      with --backend cortex_m (implied by it)\n"
+    "  --calibration DIR           the samples --backend cortex_m calibrates on: one\n"
+    "                              subdirectory per sample (name order), each with\n"
+    "                              input0.npy, input1.npy, ... (float32, the\n"
+    "                              method's inputs in order)\n"
     "  --quantize 8da8w            with --backend xnnpack: every FullyConnected\n"
     "                              (linear, mm, addmm) gets int8 per-channel\n"
     "                              symmetric weights and an input quantized per\n"
@@ -81,7 +92,7 @@ static const char help[] =
 
 typedef struct compile_opts {
   const char *in, *out, *ptd;
-  const char *keys, *ops, *backend, *quantize;
+  const char *keys, *ops, *backend, *quantize, *calibration;
   bool quiet;
   pc_compile_options c;
 } compile_opts;
@@ -104,6 +115,8 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->backend = argv[++i];
     } else if (strcmp(a, "--quantize") == 0 && has_next) {
       o->quantize = argv[++i];
+    } else if (strcmp(a, "--calibration") == 0 && has_next) {
+      o->calibration = argv[++i];
     } else if (strcmp(a, "--no-fold-bn") == 0) {
       o->c.no_fold_bn = true;
     } else if (strcmp(a, "--no-fuse") == 0) {
@@ -144,8 +157,19 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
                      "--ops must be 'executorch-portable', 'executorch-optimized' or 'ptera', "
                      "not '%s'", o->ops);
   if (o->backend && strcmp(o->backend, "xnnpack") == 0) o->c.backend = PC_BACKEND_XNNPACK;
+  else if (o->backend && strcmp(o->backend, "cortex_m") == 0) o->c.backend = PC_BACKEND_CORTEX_M;
   else if (o->backend)
-    return cli_error(PTERA_INVALID_ARGUMENT, "--backend must be 'xnnpack', not '%s'", o->backend);
+    return cli_error(PTERA_INVALID_ARGUMENT, "--backend must be 'xnnpack' or 'cortex_m', not '%s'",
+                     o->backend);
+  if (o->c.backend == PC_BACKEND_CORTEX_M && !o->calibration)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--backend cortex_m needs --calibration DIR");
+  if (o->calibration && o->c.backend != PC_BACKEND_CORTEX_M)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--calibration needs --backend cortex_m");
+  if (o->quantize && strcmp(o->quantize, "int8-static") == 0) {
+    if (o->c.backend != PC_BACKEND_CORTEX_M)
+      return cli_error(PTERA_INVALID_ARGUMENT, "--quantize int8-static needs --backend cortex_m");
+    o->quantize = NULL; /* the Cortex-M lowering always quantizes so */
+  }
   if (o->quantize && strcmp(o->quantize, "8da8w") == 0) o->c.quantize = PC_XNN_QUANT_8DA8W;
   else if (o->quantize)
     return cli_error(PTERA_INVALID_ARGUMENT, "--quantize must be '8da8w', not '%s'", o->quantize);
@@ -252,6 +276,9 @@ static void report(const compile_opts *o, const pc_compile_result *r) {
            (unsigned long long)s->plan.no_reuse_bytes);
     if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
     else printf("1.00x)\n");
+    if (o->c.backend == PC_BACKEND_CORTEX_M)
+      printf("method %s: cortex_m %u calls lowered into %u (%u layout conversions)\n",
+             cli_escz(s->name), s->cm.lowered, s->cm.calls, s->cm.layouts);
     if (o->c.backend == PC_BACKEND_XNNPACK)
       printf("method %s: xnnpack %u partitions, %u nodes delegated, %u on the CPU, %u quantized\n",
              cli_escz(s->name), s->xnn.partitions, s->xnn.delegated_nodes, s->xnn.cpu_nodes,
@@ -294,9 +321,17 @@ int cli_compile(int argc, char **argv) {
   ptera_status st = pc_ptg_parse(bytes, size, NULL, &mod, &e);
   free(bytes);
   if (st != PTERA_OK) return cli_error(st, "%s: %s", o.in, e.msg);
+  cli_calibration calib;
+  memset(&calib, 0, sizeof calib);
+  if (o.calibration && cli_calibration_load(o.calibration, &calib) != 0) {
+    pc_module_free(&mod);
+    return 1;
+  }
+  o.c.calibration = o.calibration ? &calib.cal : NULL;
   pc_compile_result r;
   cli_progress("ptera compile: compiling %s (%zu bytes)", o.in, size);
   st = pc_compile(&mod, &o.c, &r, &e);
+  cli_calibration_free(&calib);
   if (st == PTERA_OK) cli_progress("ptera compile: writing and verifying %s", o.out);
   if (st != PTERA_OK) rc = cli_error(st, "%s: %s", o.in, e.msg);
   else rc = write_outputs(&o, &r);
