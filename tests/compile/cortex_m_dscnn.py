@@ -7,6 +7,9 @@ against an independent numpy reference of the same static int8 arithmetic.
         DIR/dscnn_input.npy and the reference outputs DIR/dscnn_want_<k>.npy
         (scripts/test_mcu.sh runs the program under QEMU)
 
+A second small model (Residual) covers the layout conversions, the residual
+add and max pooling the DS-CNN does not use.
+
 The model (torch.nn.Module, MFCC-shaped input [1, 1, 49, 10]): conv 4x4 stride
 (3, 2) + ReLU -> depthwise 3x3 + ReLU -> pointwise 1x1 + ReLU -> average pool
 over the whole 16x4 map -> linear -> softmax; forward returns (logits, probs).
@@ -60,15 +63,32 @@ class DSCNN(nn.Module):
         return logits, torch.softmax(logits, dim=-1)
 
 
+class Residual(nn.Module):
+    """Layouts and the other lowered ops: a 3-channel input (converted to
+    channels-last), conv + ReLU, conv, residual add + ReLU, 2x2 max pool, a
+    4-D output (converted back)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 4, 3, padding=1)
+        self.c2 = nn.Conv2d(4, 4, 3, padding=1)
+        self.pool = nn.MaxPool2d(2)
+
+    def forward(self, x):
+        a = torch.relu(self.c1(x))
+        return self.pool(torch.relu(a + self.c2(a)))
+
+
 def grid(rng, shape, lo, hi, exp):
     """Integers in [lo, hi] times 2^exp (exact in float32)."""
     return (rng.integers(lo, hi + 1, size=shape) * 2.0 ** exp).astype(F32)
 
 
-def make_model(rng):
-    m = DSCNN().eval()
+def make_model(rng, cls=None, layers=None):
+    m = (cls or DSCNN)().eval()
     with torch.no_grad():
-        for layer, bexp in ((m.conv, -5), (m.dw, -7), (m.pw, -9), (m.fc, -11)):
+        for layer, bexp in (layers(m) if layers else
+                            ((m.conv, -5), (m.dw, -7), (m.pw, -9), (m.fc, -11))):
             layer.weight.copy_(torch.from_numpy(grid(rng, tuple(layer.weight.shape), -2, 2, -2)))
             layer.bias.copy_(torch.from_numpy(grid(rng, tuple(layer.bias.shape), -8, 8, bexp)))
     return m
@@ -159,14 +179,73 @@ def reference(model, params, x):
     return deq(logits, s_fc, zp_fc), deq(probs, 1.0 / 256, -128)
 
 
-def run_ptera(ptera, pte, x, work, tag):
+def residual_reference(model, samples, x):
+    seen = {}
+    with torch.no_grad():
+        for t in samples:
+            t = torch.from_numpy(t)
+            a = torch.relu(model.c1(t))
+            b = model.c2(a)
+            for k, v in (('x', t), ('a', a), ('b', b), ('c', torch.relu(a + b))):
+                lo, hi = seen.get(k, (np.inf, -np.inf))
+                seen[k] = (min(lo, float(v.min())), max(hi, float(v.max())))
+    p = {k: affine_params(*v) for k, v in seen.items()}
+    (sx, zx), (sa, za), (sb, zb), (sc, zc) = p['x'], p['a'], p['b'], p['c']
+    q = cm.ref_quant(x, sx, zx, -128, 127, np.int8).astype(np.int64)
+    qa = ref_conv(model.c1, q, sx, zx, sa, za, 1, (1, 1), (1, 1)).astype(np.int64)
+    # c2 has no ReLU: clamp at -128, so undo the fused-ReLU clamp of ref_conv
+    w = model.c2.weight.detach().numpy()
+    bias = model.c2.bias.detach().numpy()
+    sw = [sym_scale(w[o]) for o in range(4)]
+    qw = np.stack([quantize(w[o], sw[o], -127, 127) for o in range(4)])
+    qbias = np.array([quantize(bias[o], F32(sa * sw[o]), -2 ** 31, 2 ** 31 - 1) for o in range(4)])
+    ms = [cm.quantize_multiplier(float(sa) * float(sw[o]) / float(sb)) for o in range(4)]
+    acc = cm.conv_ref(qa, qw.transpose(0, 2, 3, 1), qbias, (1, 1), (1, 1), (1, 1), -za, 1)
+    qb = cm.per_channel_requant(acc, np.array([m for m, _ in ms], np.int64),
+                                np.array([e for _, e in ms], np.int64), zb, -128, 127).astype(np.int64)
+    # quantized_add (CORTEX_M.md 3.3), ReLU fused: clamp at the output zero point
+    big = 2.0 * max(float(sa), float(sb))
+    m1, s1 = cm.quantize_multiplier(float(sa) / big)
+    m2, s2 = cm.quantize_multiplier(float(sb) / big)
+    mo, so = cm.quantize_multiplier(big / (float(sc) * 2 ** 20))
+    u = cm.requant((qa - za) << 20, m1, s1) + cm.requant((qb - zb) << 20, m2, s2)
+    qc = np.clip(cm.requant(u, mo, so) + zc, max(zc, -128), 127).astype(np.int64)
+    qm = cm.pool_ref(qc, (2, 2), (2, 2), (0, 0), False, lambda win: win.max(axis=-1))
+    return ((qm.astype(np.int64) - zc).astype(F32) * F32(sc)).astype(F32)
+
+
+def check_residual(ptera, work, rng):
+    """The second model: returns the number of mismatches."""
+    import ptera as pt
+    model = make_model(rng, Residual, lambda m: ((m.c1, -5), (m.c2, -7)))
+    samples = [grid(rng, (1, 3, 8, 8), -8, 8, -3) for _ in range(4)]
+    pte = os.path.join(work, 'residual.pte')
+    r = pt.export(model, (torch.from_numpy(samples[0]),), pte, backend='cortex_m',
+                  calibration=samples, ptera_bin=ptera)
+    print(r.report, end='')
+    bad = 0
+    if '(2 layout conversions)' not in r.report:
+        bad += 1
+        print('FAIL: expected the input and the output converted between layouts')
+    for t in range(3):
+        x = rng.standard_normal((1, 3, 8, 8)).astype(F32)
+        got = run_ptera(ptera, pte, x, work, 'r%d' % t, 1)[0]
+        want = residual_reference(model, samples, x)
+        if got.shape != want.shape or not np.array_equal(got, want):
+            bad += 1
+            print('FAIL residual input %d: ptera %s, numpy %s' % (t, got.ravel()[:8], want.ravel()[:8]))
+    print('cortex_m residual (layouts, add, max pool): 3 inputs, %d mismatches' % bad)
+    return bad
+
+
+def run_ptera(ptera, pte, x, work, tag, nout=2):
     import subprocess
     inp = os.path.join(work, '%s_in.npy' % tag)
     out = os.path.join(work, '%s_out' % tag)
     np.save(inp, x)
     subprocess.run([ptera, 'run', pte, '--input', inp, '--output-dir', out], check=True,
                    stdout=subprocess.DEVNULL)
-    return [np.load(os.path.join(out, 'output_%d.npy' % k)) for k in range(2)]
+    return [np.load(os.path.join(out, 'output_%d.npy' % k)) for k in range(nout)]
 
 
 def main():
@@ -203,6 +282,7 @@ def main():
         worst = max(worst, float(np.abs(got[1] - ref_probs.numpy()).max()))
     print('cortex_m DS-CNN: %d inputs bit-exact to numpy (%d mismatches); vs fp32 eager: '
           'top-1 agrees on %d/%d, max |prob diff| %.4f' % (len(tests), failures, agree, len(tests), worst))
+    failures += check_residual(ptera, work, rng)
     if worst > 0.1:
         failures += 1
         print('FAIL: int8 probabilities too far from fp32 eager')
