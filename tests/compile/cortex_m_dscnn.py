@@ -238,6 +238,35 @@ def check_residual(ptera, work, rng):
     return bad
 
 
+def check_errors(ptera, work):
+    """An operator with no cortex_m form fails the compile naming the node;
+    the CLI insists on calibration. Returns the number of failures."""
+    import subprocess
+    import ptera as pt
+
+    class Tanh(nn.Module):
+        def forward(self, x):
+            return torch.tanh(x)
+
+    bad = 0
+    x = np.ones((1, 4), F32)
+    try:
+        pt.export(Tanh(), (torch.from_numpy(x),), os.path.join(work, 'tanh.pte'),
+                  backend='cortex_m', calibration=[x], ptera_bin=ptera)
+        bad += 1
+        print('FAIL: tanh compiled for cortex_m')
+    except RuntimeError as e:
+        if "node 0 ('aten::tanh.out') has no cortex_m form" not in str(e):
+            bad += 1
+            print('FAIL: unexpected error: %s' % e)
+    p = subprocess.run([ptera, 'compile', 'in.ptg', 'out.pte', '--backend', 'cortex_m'],
+                       capture_output=True, text=True)
+    if p.returncode != 1 or 'needs --calibration DIR' not in p.stderr:
+        bad += 1
+        print('FAIL: --backend cortex_m without --calibration: %d %s' % (p.returncode, p.stderr))
+    return bad
+
+
 def run_ptera(ptera, pte, x, work, tag, nout=2):
     import subprocess
     inp = os.path.join(work, '%s_in.npy' % tag)
@@ -283,6 +312,7 @@ def main():
     print('cortex_m DS-CNN: %d inputs bit-exact to numpy (%d mismatches); vs fp32 eager: '
           'top-1 agrees on %d/%d, max |prob diff| %.4f' % (len(tests), failures, agree, len(tests), worst))
     failures += check_residual(ptera, work, rng)
+    failures += check_errors(ptera, work)
     if worst > 0.1:
         failures += 1
         print('FAIL: int8 probabilities too far from fp32 eager')
