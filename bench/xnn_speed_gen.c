@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit_pte.h"
-#include "emit_xnn.h"
+#include "xnn_program.h"
 
 static uint32_t g_seed = 20261202u;
 
@@ -27,41 +26,13 @@ static float *uniform(size_t n) {
   return p;
 }
 
-static pc_tensor planned(const int32_t *sizes, uint8_t dim, uint64_t offset) {
-  pc_tensor t;
-  memset(&t, 0, sizeof t);
-  t.scalar_type = PTERA_DTYPE_FLOAT;
-  t.dim = dim;
-  memcpy(t.sizes, sizes, dim * sizeof *sizes);
-  t.storage = PC_STORAGE_PLANNED;
-  t.memory_id = 1;
-  t.memory_offset = offset;
-  return t;
-}
-
 /* A program whose forward runs blob on input x and output y (shapes xs, ys). */
 static int write_pte(const char *path, const uint8_t *blob, size_t size, const int32_t *xs, const int32_t *ys,
                      uint8_t dim) {
-  uint64_t xbytes = 4;
-  for (unsigned d = 0; d < dim; d++) xbytes *= (uint64_t)xs[d];
-  uint64_t ybytes = 4;
-  for (unsigned d = 0; d < dim; d++) ybytes *= (uint64_t)ys[d];
-  pc_value vals[2];
-  memset(vals, 0, sizeof vals);
-  vals[0].kind = vals[1].kind = PC_VAL_TENSOR;
-  vals[0].u.tensor = planned(xs, dim, 0);
-  vals[1].u.tensor = planned(ys, dim, (xbytes + 63) & ~(uint64_t)63);
-  static const int32_t in0[1] = {0}, out1[1] = {1}, args[2] = {0, 1};
-  int64_t arena = (int64_t)(((xbytes + 63) & ~(uint64_t)63) + ybytes);
-  pc_instr call = {0, args, 2, true};
-  pc_delegate d = {"XnnpackBackend", blob, size};
-  pc_method m = {"forward", vals, 2, in0, 1, out1, 1, &call, 1, NULL, 0, &arena, 1, &d, 1};
-  pc_program p = {&m, 1, NULL, 0};
   uint8_t *out;
   size_t out_size;
   pt_err err;
-  pt_err_clear(&err);
-  if (pc_emit_pte(&p, NULL, &out, &out_size, &err) != PTERA_OK) {
+  if (xp_delegated_pte(blob, size, dim, xs, ys, &out, &out_size, &err) != PTERA_OK) {
     fprintf(stderr, "xnn_speed_gen: %s: %s\n", path, err.msg);
     return 1;
   }
@@ -86,15 +57,6 @@ static int emit(const char *path, pc_xnn_value_desc *v, uint32_t nv, const pc_xn
   return rc;
 }
 
-static void fp32(pc_xnn_value_desc *v, uint32_t flags, uint32_t ext, uint8_t ndims, const uint32_t *dims) {
-  memset(v, 0, sizeof *v);
-  v->datatype = PF_XNN_DT_FP32;
-  v->flags = flags;
-  v->external_id = ext;
-  v->ndims = ndims;
-  memcpy(v->dims, dims, ndims * sizeof *dims);
-}
-
 int main(int argc, char **argv) {
   if (argc != 2) return fprintf(stderr, "usage: xnn_speed_gen OUT_DIR\n"), 2;
   char path[4096];
@@ -103,24 +65,11 @@ int main(int argc, char **argv) {
     enum { M = 1024, K = 1024, N = 1024 };
     float *w = uniform((size_t)N * K), *b = uniform(N);
     if (!w || !b) return fprintf(stderr, "xnn_speed_gen: out of memory\n"), 1;
-    pc_xnn_value_desc v[4];
-    fp32(&v[0], PF_XNN_VALUE_INPUT, 0, 2, (const uint32_t[]){M, K});
-    fp32(&v[1], 0, 0, 2, (const uint32_t[]){N, K});
-    v[1].data = w;
-    v[1].nbytes = (size_t)N * K * 4;
-    fp32(&v[2], 0, 0, 1, (const uint32_t[]){N});
-    v[2].data = b;
-    v[2].nbytes = N * 4;
-    fp32(&v[3], PF_XNN_VALUE_OUTPUT, 1, 2, (const uint32_t[]){M, N});
-    pc_xnn_node_desc n;
-    memset(&n, 0, sizeof n);
-    n.kind = PF_XNN_FULLY_CONNECTED;
-    n.in[0] = 0;
-    n.in[1] = 1;
-    n.in[2] = 2;
-    n.out[0] = 3;
-    n.out_min = -INFINITY;
-    n.out_max = INFINITY;
+    pc_xnn_value_desc v[4] = {xp_f32_value(PF_XNN_VALUE_INPUT, 0, 2, (const uint32_t[]){M, K}, NULL, 0),
+                              xp_f32_value(0, 0, 2, (const uint32_t[]){N, K}, w, (size_t)N * K),
+                              xp_f32_value(0, 0, 1, (const uint32_t[]){N}, b, N),
+                              xp_f32_value(PF_XNN_VALUE_OUTPUT, 1, 2, (const uint32_t[]){M, N}, NULL, 0)};
+    pc_xnn_node_desc n = xp_node(PF_XNN_FULLY_CONNECTED);
     snprintf(path, sizeof path, "%s/fc_xnn.pte", argv[1]);
     rc |= emit(path, v, 4, &n, (const int32_t[]){M, K}, (const int32_t[]){M, N}, 2);
     free(w);
@@ -130,24 +79,11 @@ int main(int argc, char **argv) {
     enum { H = 56, W = 56, C = 64, O = 64 };
     float *w = uniform((size_t)O * 9 * C), *b = uniform(O);
     if (!w || !b) return fprintf(stderr, "xnn_speed_gen: out of memory\n"), 1;
-    pc_xnn_value_desc v[4];
-    fp32(&v[0], PF_XNN_VALUE_INPUT, 0, 4, (const uint32_t[]){1, H, W, C});
-    fp32(&v[1], 0, 0, 4, (const uint32_t[]){O, 3, 3, C});
-    v[1].data = w;
-    v[1].nbytes = (size_t)O * 9 * C * 4;
-    fp32(&v[2], 0, 0, 1, (const uint32_t[]){O});
-    v[2].data = b;
-    v[2].nbytes = O * 4;
-    fp32(&v[3], PF_XNN_VALUE_OUTPUT, 1, 4, (const uint32_t[]){1, H, W, O});
-    pc_xnn_node_desc n;
-    memset(&n, 0, sizeof n);
-    n.kind = PF_XNN_CONV2D;
-    n.in[0] = 0;
-    n.in[1] = 1;
-    n.in[2] = 2;
-    n.out[0] = 3;
-    n.out_min = -INFINITY;
-    n.out_max = INFINITY;
+    pc_xnn_value_desc v[4] = {xp_f32_value(PF_XNN_VALUE_INPUT, 0, 4, (const uint32_t[]){1, H, W, C}, NULL, 0),
+                              xp_f32_value(0, 0, 4, (const uint32_t[]){O, 3, 3, C}, w, (size_t)O * 9 * C),
+                              xp_f32_value(0, 0, 1, (const uint32_t[]){O}, b, O),
+                              xp_f32_value(PF_XNN_VALUE_OUTPUT, 1, 4, (const uint32_t[]){1, H, W, O}, NULL, 0)};
+    pc_xnn_node_desc n = xp_node(PF_XNN_CONV2D);
     /* padding t,r,b,l; kernel; stride; dilation; group in/out channels; groups */
     const uint32_t p[13] = {1, 1, 1, 1, 3, 3, 1, 1, 1, 1, C, O, 1};
     memcpy(n.p, p, sizeof p);

@@ -72,9 +72,18 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
     st = run_pass(g, pc_dedup_constants, "constant deduplication", &s->passes, e);
   if (st == PTERA_OK && !o->no_dce)
     st = run_pass(g, pc_dce, "dead-code elimination", &s->passes, e);
+  uint32_t gs = o->group_size ? o->group_size : 32;
+  if (st == PTERA_OK &&
+      (o->quantize == PC_XNN_QUANT_INT8_WEIGHT || o->quantize == PC_XNN_QUANT_INT4_WEIGHT)) {
+    pt_err_clear(&g->err);
+    st = pc_quantize_weights(g, o->quantize == PC_XNN_QUANT_INT8_WEIGHT ? 8 : 4, gs, &s->passes);
+    if (st != PTERA_OK)
+      st = pt_fail(e, st, "method '%s': weight-only quantization: %s", g->name,
+                   g->err.msg[0] ? g->err.msg : ptera_status_name(st));
+  }
   if (st == PTERA_OK && o->backend == PC_BACKEND_XNNPACK) {
     pt_err_clear(&g->err);
-    st = pc_to_xnnpack(g, o->quantize, &s->xnn);
+    st = pc_to_xnnpack(g, o->quantize, gs, &s->xnn);
     if (st != PTERA_OK)
       st = pt_fail(e, st, "method '%s': lowering to XNNPACK: %s", g->name,
                    g->err.msg[0] ? g->err.msg : ptera_status_name(st));
@@ -112,12 +121,23 @@ ptera_status pc_compile(pc_module *m, const pc_compile_options *options, pc_comp
   if (!m || (m->nmethods && !m->methods))
     return pt_fail(e, PTERA_INVALID_ARGUMENT, "no module to compile");
   ptera_status st = init_stats(m, out, e);
-  if (st == PTERA_OK && o->quantize != PC_XNN_QUANT_NONE && o->backend != PC_BACKEND_XNNPACK)
-    st = pt_fail(e, PTERA_INVALID_ARGUMENT, "quantizing needs the XNNPACK backend");
+  if (st == PTERA_OK && (o->quantize == PC_XNN_QUANT_8DA8W || o->quantize == PC_XNN_QUANT_8DA4W) &&
+      o->backend != PC_BACKEND_XNNPACK)
+    st = pt_fail(e, PTERA_INVALID_ARGUMENT, "dynamic quantization (8da8w, 8da4w) needs the XNNPACK backend");
+  pc_diag diag;
+  memset(&diag, 0, sizeof diag);
+  diag.allocator = o->allocator;
   for (uint32_t i = 0; i < m->nmethods && st == PTERA_OK; i++) {
-    if (!m->methods[i]) st = pt_fail(e, PTERA_INVALID_ARGUMENT, "method %u is missing", i);
-    else st = run_passes(m->methods[i], o, &out->methods[i], e);
+    if (!m->methods[i]) {
+      st = pt_fail(e, PTERA_INVALID_ARGUMENT, "method %u is missing", i);
+    } else {
+      m->methods[i]->diag = &diag;
+      st = run_passes(m->methods[i], o, &out->methods[i], e);
+      m->methods[i]->diag = NULL;
+    }
   }
+  out->warnings = diag.text;
+  out->nwarnings = diag.count;
   pc_lower_result lr;
   memset(&lr, 0, sizeof lr);
   if (st == PTERA_OK) {
@@ -144,6 +164,7 @@ void pc_compile_result_free(pc_compile_result *r) {
   pt_free(r->allocator, r->ptd);
   for (uint32_t i = 0; r->methods && i < r->nmethods; i++) pt_free(r->allocator, r->methods[i].name);
   pt_free(r->allocator, r->methods);
+  pt_free(r->allocator, r->warnings);
   const ptera_allocator *a = r->allocator;
   memset(r, 0, sizeof *r);
   r->allocator = a;

@@ -4,8 +4,9 @@
  * Per method, in order: pc_fold_batch_norm, pc_fuse_linear, pc_constprop, pc_dedup_constants,
  * pc_dce, pc_elide_views (each can be turned off; with a backend, view
  * elision runs after the lowering to it, on the calls left on the CPU);
- * with a backend, pc_to_xnnpack (or, for Cortex-M, pc_calibrate on the
- * samples and pc_to_cortex_m) between dce and view elision; then every
+ * with weight-only quantization (int8-weight, int4-weight), pc_quantize_weights
+ * after dce; with a backend, pc_to_xnnpack (or, for Cortex-M, pc_calibrate on
+ * the samples and pc_to_cortex_m) between dce and view elision; then every
  * call left on the CPU must be in the target op set (opset.h), else
  * compiling fails naming the operator, the node and the set; then all
  * methods are lowered together
@@ -16,6 +17,7 @@
 #ifndef PTERA_COMPILER_COMPILE_H
 #define PTERA_COMPILER_COMPILE_H
 
+#include "diag.h"
 #include "lower.h"
 #include "passes.h"
 #include "ptg.h"
@@ -35,7 +37,8 @@ typedef struct pc_compile_options {
   pc_weight_keys weight_keys;
   pc_opset opset;                   /* default (0): executorch-portable */
   pc_backend backend;               /* default (0): none */
-  pc_xnn_quant quantize;            /* with the XNNPACK backend; default (0): none */
+  pc_xnn_quant quantize;            /* default (0): none; 8da8w / 8da4w need the XNNPACK backend */
+  uint32_t group_size;              /* 8da4w / int4-weight: inputs per scale; 0: 32 */
   const pc_calibration *calibration; /* with the Cortex-M backend: samples of every method */
 } pc_compile_options;
 
@@ -56,6 +59,11 @@ typedef struct pc_compile_result {
   uint32_t nexternal; /* entries in the .ptd */
   pc_method_stats *methods;
   uint32_t nmethods;
+  /* Warnings of the passes (diag.h), one per line ending in '\n', e.g. a
+   * bfloat16 weight a quantizer left alone; NULL when none. The text names
+   * methods and tensors as the .ptg does (not escaped). */
+  char *warnings;
+  uint32_t nwarnings;
   const ptera_allocator *allocator;
 } pc_compile_result;
 

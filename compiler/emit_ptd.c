@@ -1,4 +1,4 @@
-/* .ptd writer (see emit_ptd.h; PTD.md §1-4). Validates the entries, lays out
+/* .ptd writer (see emit_ptd.h; docs/PTD.md §1-4). Validates the entries, lays out
  * one segment per distinct blob (deduplicated by content), builds the
  * FlatTensor flatbuffer with fbb and splices the FH01 header in after the
  * file identifier, as the reference writer does. */

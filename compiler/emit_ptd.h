@@ -1,5 +1,5 @@
 /* The .ptd writer (prefix pc_): named tensors into a FlatTensor file in the
- * current layout (PTD.md §1-4: FH01 header, flat_tensor.fbs root, one
+ * current layout (docs/PTD.md §1-4: FH01 header, flat_tensor.fbs root, one
  * aligned segment per entry, named_data with TensorLayout). */
 #ifndef PTERA_COMPILER_EMIT_PTD_H
 #define PTERA_COMPILER_EMIT_PTD_H
@@ -21,7 +21,7 @@ typedef struct pc_ptd_entry {
  * offset are multiples of max(segment_alignment (0 = 16), constant_alignment
  * (0 = 16), the tensor blob alignment); entries with identical bytes share
  * one segment. The root is the current FlatTensor (version 0, segments,
- * named_data; no legacy tensor_alignment field, PTD.md §8). Duplicate or
+ * named_data; no legacy tensor_alignment field, docs/PTD.md §8). Duplicate or
  * empty keys, or a size that does not match the layout, give
  * InvalidArgument. */
 PT_FUNC ptera_status pc_emit_ptd(const pc_ptd_entry *entries, uint32_t n,

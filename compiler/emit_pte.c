@@ -5,7 +5,7 @@
 
 #include "fbb.h"
 
-/* Field ids (PTE.md §5). */
+/* Field ids (docs/PTE.md §5). */
 enum {
   PROGRAM_VERSION = 0, PROGRAM_PLANS = 1, PROGRAM_SEGMENTS = 4, PROGRAM_CONST_SEG = 5,
   PROGRAM_MUTABLE_SEGS = 6, PROGRAM_NAMED_DATA = 7
@@ -276,7 +276,7 @@ static ptera_status layout_constants(emitter *e) {
 }
 
 /* Initial values of planned tensors: concatenated without padding (they are
- * copied into the arena at load, never used in place; PTE.md §8). */
+ * copied into the arena at load, never used in place; docs/PTE.md §8). */
 static ptera_status layout_mutables(emitter *e) {
   size_t total = 0;
   for (uint32_t mi = 0; mi < e->p->nmethods; mi++) {
@@ -326,7 +326,7 @@ static uint32_t blob_segment(emitter *e, uint32_t first, const void *data, size_
   return e->nsegs++;
 }
 
-/* Program.segments (PTE.md §11): the constant segment (always, like
+/* Program.segments (docs/PTE.md §11): the constant segment (always, like
  * upstream), the mutable segment when there are initial values, then one
  * segment per distinct delegate blob and per distinct named blob (identical
  * bytes share one), each at the next multiple of segment_alignment after the

@@ -1,5 +1,5 @@
 /* The .pte emitter: serialises a small in-memory program description
- * (pc_program) into a loadable ExecuTorch program file (PTE.md). Prefix pc_.
+ * (pc_program) into a loadable ExecuTorch program file (docs/PTE.md). Prefix pc_.
  *
  * pc_program is the emitter's input contract; the compiler IR lowers to it.
  * It is plain data owned by the caller (nothing is copied or retained):
@@ -17,11 +17,11 @@
  *  - a program may also carry named blobs (pc_named_blob): opaque bytes
  *    stored by key in the file, the way backends keep their weights.
  *
- * What the emitter writes (PTE.md §1, §3, §5, §7, §10, §11):
+ * What the emitter writes (docs/PTE.md §1, §3, §5, §7, §10, §11):
  *  - root Program (version 0), one ExecutionPlan per method with its
  *    delegates vector (possibly empty) and non_const_buffer_sizes = [0, arena
  *    sizes...];
- *  - delegate blobs (PTE.md §5.12): each BackendDelegate's processed data is
+ *  - delegate blobs (docs/PTE.md §5.12): each BackendDelegate's processed data is
  *    a segment (location SEGMENT), identical blobs sharing one, placed after
  *    the mutable segment and before the named blobs, like upstream;
  *  - constants deduplicated by content across all methods into one constant
@@ -29,17 +29,17 @@
  *    multiple of constant_alignment (default 16), zero padding between them;
  *    segments = [{0, constant bytes}] and constant_segment = {0, offsets};
  *  - pc_tensor.fqn: extra_tensor_info.fully_qualified_name;
- *  - external constants (PTE.md §6 case 1): extra_tensor_info with location
+ *  - external constants (docs/PTE.md §6 case 1): extra_tensor_info with location
  *    EXTERNAL and the fqn as the .ptd key, data_buffer_idx 0, nothing in the
  *    constant segment (write the bytes with pc_emit_ptd under the same key);
- *  - planned tensors with an initial value (PTE.md §6 case 4, §8): the bytes
+ *  - planned tensors with an initial value (docs/PTE.md §6 case 4, §8): the bytes
  *    go into a mutable segment, segments[1], placed after the constant
  *    segment at the next multiple of segment_alignment; the values are
  *    concatenated without padding (the runtime copies them into the arena at
  *    method load) and mutable_data_segments = [{1, offsets}] with offsets[0]
  *    the empty placeholder; the tensor's data_buffer_idx (>= 1) indexes it.
  *    Each such tensor gets its own entry (no deduplication: they are state);
- *  - named blobs (PTE.md §10): Program.named_data = one NamedData {key,
+ *  - named blobs (docs/PTE.md §10): Program.named_data = one NamedData {key,
  *    segment_index} per blob, in the given order; each distinct blob is a
  *    whole segment of its own after the constant and mutable segments
  *    (identical bytes, compared by content, share one segment);
@@ -64,7 +64,7 @@
 
 #include "core/core.h"
 
-/* Value kinds; the numbers are the KernelTypes union codes (PTE.md §4.3). */
+/* Value kinds; the numbers are the KernelTypes union codes (docs/PTE.md §4.3). */
 typedef enum pc_value_kind {
   PC_VAL_NULL = 1,
   PC_VAL_INT = 2,

@@ -1,4 +1,4 @@
-/* XNNGraph writer (XNNPACK.md §2-§6) on the generic flatbuffer builder.
+/* XNNGraph writer (docs/XNNPACK.md §2-§6) on the generic flatbuffer builder.
  * Constants (and per-channel fp32 or blockwise bf16 scale arrays) go to the
  * blob's constant data area, 16-byte aligned, addressed by offset, or are
  * named (named_key: the bytes live in the program's named data);

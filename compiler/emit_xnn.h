@@ -1,4 +1,4 @@
-/* XNNGraph writer (XNNPACK.md §2-§6): builds an XH00 blob — header, XN01
+/* XNNGraph writer (docs/XNNPACK.md §2-§6): builds an XH00 blob — header, XN01
  * flatbuffer, constant data area — from value and node descriptions. Used
  * by the tests to generate delegate payloads for every node type and
  * datatype, and by the XNNPACK lowering (to_xnnpack.h). Prefix pc_xnn_. */

@@ -1,4 +1,4 @@
-/* A small generic FlatBuffers builder (PTE.md §2). Prefix pc_fbb_.
+/* A small generic FlatBuffers builder (docs/PTE.md §2). Prefix pc_fbb_.
  *
  * Builds back to front, like the reference builder: the buffer grows towards
  * lower addresses, so every child object (string, vector, table) exists

@@ -62,6 +62,9 @@ typedef struct pc_gtensor {
   const uint8_t *data; /* CONST and BUFFER: 16-aligned, nbytes long */
   size_t nbytes;
   const char *fqn; /* CONST and BUFFER: parameter / buffer name, or NULL */
+  /* A CONST a pass computed from a named one (a weight stored transposed):
+   * that one's name, for messages only (the bytes differ, so it is no fqn). */
+  const char *source;
 } pc_gtensor;
 
 typedef struct pc_gvalue {
@@ -131,6 +134,8 @@ typedef struct pc_graph {
    * arena-allocated, grown by the lowering to a backend). */
   pc_gnamed *named;
   uint32_t nnamed, named_cap;
+  /* Set by the driver: where passes leave warnings (diag.h); NULL drops them. */
+  struct pc_diag *diag;
 } pc_graph;
 
 /* NULL only when out of memory. */

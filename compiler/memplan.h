@@ -7,7 +7,7 @@
  * the lifetime of the whole alias group. Pinned buffers (graph inputs and
  * outputs) never share memory with any buffer outside their alias group.
  *
- * The result is what the .pte AllocationDetails need (PTE.md §5.7, §9):
+ * The result is what the .pte AllocationDetails need (docs/PTE.md §5.7, §9):
  * a 1-based memory_id and a byte offset per buffer, and the arena sizes in
  * non_const_buffer_sizes layout (entry 0 reserved and 0).
  *

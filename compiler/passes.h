@@ -1,5 +1,5 @@
 /* Graph passes (prefix pc_), one per file in compiler/passes/:
- * fold_bn.c, fuse_linear.c, constprop.c, dedup.c, dce.c, view_elide.c (mutation.c:
+ * fold_bn.c, fuse_linear.c, constprop.c, dedup.c, dce.c, view_elide.c, quant_weight.c (mutation.c:
  * their shared analysis).
  * Each rewrites a pc_graph in place (see graph.h for the rules: no
  * renumbering; rewrite argument ids, turn values into constants, mark nodes
@@ -19,6 +19,7 @@ typedef struct pc_pass_stats {
   uint64_t merged_bytes;      /* dedup: bytes those constants held */
   uint32_t removed_nodes;     /* dce: calls whose results nothing used */
   uint32_t elided_views;      /* view_elide: reshaping copies turned into et_view */
+  uint32_t quantized_weights; /* quant_weight: linear layers given weight-only quantized weights */
 } pc_pass_stats;
 
 /* BatchNorm folding: aten::convolution.out (not transposed) with a constant
@@ -66,5 +67,17 @@ PT_FUNC ptera_status pc_dce(pc_graph *g, pc_pass_stats *stats);
  * after production, no BUFFER, the copy not a method output) become
  * executorch_prim::et_view calls aliasing their input. Runs last. */
 PT_FUNC ptera_status pc_elide_views(pc_graph *g, pc_pass_stats *stats);
+
+/* Weight-only quantization (int8-weight: bits 8; int4-weight: bits 4 per
+ * group of group_size inputs), for the CPU's kernels: the constant float32
+ * weight of every linear layer (quant.h) becomes int8 values and fp32
+ * scales, dequantized by quantized_decomposed::dequantize_per_channel right
+ * before the layer (quant_weight.c for the graph it writes). A layer with a
+ * bfloat16 weight, input or bias is left alone with a warning naming it
+ * (g->diag); a linear call whose weight is not a constant, and for 4 bits
+ * a layer whose input count group_size does not divide, fail naming the
+ * node. Renumbers nodes: runs after the passes above (before view elision). */
+PT_FUNC ptera_status pc_quantize_weights(pc_graph *g, uint32_t bits, uint32_t group_size,
+                                         pc_pass_stats *stats);
 
 #endif

@@ -4,6 +4,7 @@
 set(SOURCES
   calibrate.c
   compile.c
+  diag.c
   emit_ptd.c
   emit_pte.c
   emit_xnn.c
@@ -18,6 +19,7 @@ set(SOURCES
   ptg_read.c
   ptg_value.c
   ptg_write.c
+  quant.c
   sha256.c
   to_cortex_m.c
   to_cortex_m_ops.c
@@ -32,5 +34,6 @@ set(SOURCES
   passes/mutation.c
   passes/partition.c
   passes/partition_schedule.c
+  passes/quant_weight.c
   passes/view_elide.c
 )

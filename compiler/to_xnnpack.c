@@ -9,6 +9,8 @@
  * same order). Region markers and removed nodes are dropped. With several
  * partitions, a first build learns which values can cross between them in
  * NHWC (mark_handoffs), and the partitions are built again. */
+#include "diag.h"
+#include "quant.h"
 #include "to_xnnpack.h"
 
 static ptera_status oom(pc_graph *g) {
@@ -71,11 +73,51 @@ static uint32_t mark_handoffs(pc_xnn_ctx *c, const pc_partitioning *P) {
   return n;
 }
 
-ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, pc_xnn_stats *stats) {
+/* Before a dynamic quantization (to_xnnpack.h): warns about each linear
+ * layer left unquantized or quantized otherwise than asked, and fails on a
+ * linear call whose weight is not a constant. Node numbers are the .ptg's. */
+static ptera_status quant_scan(pc_xnn_ctx *c) {
+  pc_graph *g = c->g;
+  for (uint32_t k = 0; k < g->nnodes; k++) {
+    const pc_gnode *n = &g->nodes[k];
+    pc_linear l;
+    if (!pc_linear_of(g, n, &l)) continue;
+    bool go = false;
+    ptera_status st = pc_q_layer_check(g, k, &l, &go);
+    if (st != PTERA_OK) return st;
+    if (!go) continue;
+    char buf[32];
+    const char *wn = pc_q_tensor_name(g, l.w, buf, sizeof buf);
+    if (!pc_xnn_supported(c, g, k))
+      pc_diag_warn(g->diag, "method '%s': node %u (%s, weight '%s') left unquantized: the XNNPACK "
+                   "delegate cannot run it, so it stays in fp32 on the CPU", g->name, k, n->op, wn);
+    else if (c->quantize == PC_XNN_QUANT_8DA4W && l.ic % c->group_size)
+      pc_diag_warn(g->diag, "method '%s': node %u (%s, weight '%s'): group size %u does not divide its "
+                   "%u input features; quantized 8da8w (int8 per channel) instead", g->name, k, n->op,
+                   wn, c->group_size, l.ic);
+  }
+  return PTERA_OK;
+}
+
+ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, uint32_t group_size,
+                           pc_xnn_stats *stats) {
+  if (quantize == PC_XNN_QUANT_8DA4W &&
+      (group_size == 0 || group_size % PC_XNN_QB4_GROUP_MULTIPLE))
+    return pt_fail(&g->err, PTERA_INVALID_ARGUMENT,
+                   "8da4w group size %u: XNNPACK's blockwise 4-bit weights need a positive multiple "
+                   "of %d", group_size, PC_XNN_QB4_GROUP_MULTIPLE);
   pc_xnn_ctx c;
   ptera_status st = pc_xnn_ctx_init(&c, g);
   if (st != PTERA_OK) return st;
-  c.quantize = quantize;
+  /* weight-only schemes are rewritten on the graph before (passes.h) */
+  c.quantize = quantize == PC_XNN_QUANT_8DA8W || quantize == PC_XNN_QUANT_8DA4W ? quantize
+                                                                               : PC_XNN_QUANT_NONE;
+  c.group_size = group_size;
+  if (c.quantize != PC_XNN_QUANT_NONE) st = quant_scan(&c);
+  if (st != PTERA_OK) {
+    pc_xnn_ctx_free(&c);
+    return st;
+  }
   pc_partitioning P;
   memset(&P, 0, sizeof P);
   st = pc_partition(g, pc_xnn_supported, &c, NULL, &P);
@@ -91,7 +133,7 @@ ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, pc_xnn_stats *sta
     st = delegate_node(&c, &P.parts[i], &scratch);
   }
   uint32_t handoffs = st == PTERA_OK && P.nparts > 1 ? mark_handoffs(&c, &P) : 0;
-  c.quantized = 0;
+  c.quantized = c.quantized_4bit = 0;
   uint32_t delegated = 0, cpu = 0;
   for (uint32_t i = 0; i < P.norder && st == PTERA_OK; i++) {
     pc_unit u = P.order[i];
@@ -112,6 +154,7 @@ ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, pc_xnn_stats *sta
     if (stats) {
       stats->nhwc_handoffs += handoffs;
       stats->quantized += c.quantized;
+      stats->quantized_4bit += c.quantized_4bit;
       stats->partitions += P.nparts;
       stats->delegated_nodes += delegated;
       stats->cpu_nodes += cpu;

@@ -35,7 +35,7 @@
  * Delegate inputs and outputs are NCHW (contiguous), like the CPU's tensors.
  *
  * Weights are named data keyed by the lowercase SHA-256 hex of their (laid
- * out) bytes, XNNPACK.md §4.3; the blob refers to them by key. */
+ * out) bytes, docs/XNNPACK.md §4.3; the blob refers to them by key. */
 #ifndef PTERA_COMPILER_TO_XNNPACK_H
 #define PTERA_COMPILER_TO_XNNPACK_H
 
@@ -46,20 +46,35 @@
 
 #define PC_XNN_BACKEND_ID "XnnpackBackend"
 
-/* Quantization of the lowered FullyConnected nodes. 8da8w: each weight
- * W [oc, ic] becomes int8 per output channel, symmetric,
- *   scale[o] = max(max_k |W[o][k]| / 127, FLT_EPSILON)        (fp32)
- *   q[o][k]  = clamp(rint(W[o][k] / scale[o]), -127, 127)     (fp32 division,
- *                                                              ties to even)
- * (qcint8, channel_dim 0, scales in the blob), and its input is quantized
- * per row at run time (a Convert to qdint8, PerTokenDynamicQuant with one
- * non-batch dim); bias and output stay fp32. */
-typedef enum pc_xnn_quant { PC_XNN_QUANT_NONE = 0, PC_XNN_QUANT_8DA8W = 1 } pc_xnn_quant;
+/* Quantization of the lowered FullyConnected nodes (the formulas are
+ * quant.h's). 8da8w: each weight W [oc, ic] becomes int8 per output channel
+ * (qcint8, channel_dim 0, fp32 scales in the blob), and its input is
+ * quantized per row at run time (a Convert to qdint8, PerTokenDynamicQuant
+ * with one non-batch dim); bias and output stay fp32. 8da4w: the same with
+ * 4-bit weights per group of group_size inputs (qbint4, blockwise, zero
+ * point 8, scales as bfloat16 rounded to nearest even, XNNPACK.md 6.3);
+ * a layer whose input count group_size does not divide gets 8da8w instead
+ * (a warning names it). Layers whose weight or input is bfloat16 stay
+ * unquantized off the delegate (a warning names them); a linear call whose
+ * weight is not a constant fails the lowering, naming the node.
+ * int8-weight / int4-weight are weight-only: pc_quantize_weights (passes.h)
+ * rewrites the graph before the lowering, which then quantizes nothing. */
+typedef enum pc_xnn_quant {
+  PC_XNN_QUANT_NONE = 0,
+  PC_XNN_QUANT_8DA8W = 1,
+  PC_XNN_QUANT_8DA4W = 2,
+  PC_XNN_QUANT_INT8_WEIGHT = 3,
+  PC_XNN_QUANT_INT4_WEIGHT = 4
+} pc_xnn_quant;
+
+/* XNNPACK's blockwise weights need groups of a multiple of this many inputs. */
+#define PC_XNN_QB4_GROUP_MULTIPLE 32
 
 /* What the support check and the builder share about a method. */
 typedef struct pc_xnn_ctx {
   pc_graph *g;
   pc_xnn_quant quantize;
+  uint32_t group_size; /* 8da4w */
   pc_mutation m;
   uint32_t *reads;  /* per value: how many times live calls read it */
   /* Per value, filled by pc_xnn_build: the layout (0 NCHW, 1 NHWC) a
@@ -75,6 +90,7 @@ typedef struct pc_xnn_ctx {
    * size however many partitions it has). */
   void *maps;
   uint32_t quantized; /* FullyConnected nodes the builds quantized */
+  uint32_t quantized_4bit; /* of them, with blockwise 4-bit weights */
 } pc_xnn_ctx;
 
 PT_FUNC ptera_status pc_xnn_ctx_init(pc_xnn_ctx *c, pc_graph *g);
@@ -96,11 +112,14 @@ typedef struct pc_xnn_stats {
   uint32_t cpu_nodes;       /* calls left on the CPU */
   uint32_t nhwc_handoffs;   /* values passed between partitions in NHWC */
   uint32_t quantized;       /* FullyConnected nodes quantized */
+  uint32_t quantized_4bit;  /* of them, with 4-bit weights (8da4w) */
 } pc_xnn_stats;
 
 /* Partitions g for XNNPACK and replaces each partition by a DelegateCall
  * (graph.h: a delegate CALL); the other calls stay, in the partitioner's
- * schedule. Nodes are renumbered: run it after the passes. */
-PT_FUNC ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, pc_xnn_stats *stats);
+ * schedule. Nodes are renumbered: run it after the passes. group_size:
+ * 8da4w's (a positive multiple of PC_XNN_QB4_GROUP_MULTIPLE). */
+PT_FUNC ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, uint32_t group_size,
+                                   pc_xnn_stats *stats);
 
 #endif

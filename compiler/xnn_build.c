@@ -2,9 +2,9 @@
  * for 4-D values convolution-type nodes touch, NHWC; weights laid out for
  * XNNPACK and stored as named data under their SHA-256 hex; clamps fused
  * into the node before them where nothing else reads that node's result. */
-#include <float.h>
 #include <math.h>
 
+#include "quant.h"
 #include "sha256.h"
 #include "to_xnnpack.h"
 
@@ -261,48 +261,59 @@ static ptera_status conv(xb *b, const pc_gnode *gn) {
   return finish(b, n, gn->args[9], NHWC, true);
 }
 
-/* 8da8w (to_xnnpack.h): the filter of constant w ([ic, oc] when transposed,
- * else [oc, ic]) as a qcint8 [oc, ic] value with per-channel scales. */
-static int32_t quantized_filter(xb *b, int32_t w, bool transposed) {
+/* The filter of constant w ([ic, oc] when transposed, else [oc, ic]) as a
+ * quantized [oc, ic] value (to_xnnpack.h, quant.h): qcint8 with fp32 scales
+ * per channel, or, with gs > 0, qbint4 packed two per byte (even k in the
+ * low nibble, stored q + 8) with bfloat16 scales per group of gs inputs. */
+static int32_t quantized_filter(xb *b, int32_t w, bool transposed, uint32_t gs) {
   const pc_gtensor *t = tensor_of(b->g, w);
   uint32_t oc = (uint32_t)t->sizes[transposed ? 1 : 0], ic = (uint32_t)t->sizes[transposed ? 0 : 1];
-  int8_t *q = (int8_t *)scratch_copy(b, (size_t)oc * ic);
-  float *scales = (float *)scratch_copy(b, (size_t)oc * sizeof(float));
+  size_t nscales = gs ? (size_t)oc * (ic / gs) : oc, n = (size_t)oc * ic;
+  int8_t *q = (int8_t *)scratch_copy(b, n);
+  float *scales = (float *)scratch_copy(b, nscales * sizeof(float));
   if (!q || !scales) return oom(b), -1;
   const float *d = (const float *)t->data;
-  for (uint32_t o = 0; o < oc; o++) {
-    float amax = 0;
-    for (uint32_t k = 0; k < ic; k++) {
-      float v = fabsf(d[transposed ? (size_t)k * oc + o : (size_t)o * ic + k]);
-      if (v > amax) amax = v;
-    }
-    float s = amax / 127.0f;
-    scales[o] = s > FLT_EPSILON ? s : FLT_EPSILON;
-    for (uint32_t k = 0; k < ic; k++) {
-      float r = rintf(d[transposed ? (size_t)k * oc + o : (size_t)o * ic + k] / scales[o]);
-      q[(size_t)o * ic + k] = (int8_t)(r > 127 ? 127 : r < -127 ? -127 : r);
-    }
-  }
+  if (gs) pc_q4_group(d, transposed, oc, ic, gs, q, scales);
+  else pc_q8_channel(d, transposed, oc, ic, q, scales);
   pc_gtensor fl;
   memset(&fl, 0, sizeof fl);
   fl.dtype = PTERA_DTYPE_CHAR;
   fl.dim = 2;
   fl.sizes[0] = (int32_t)oc;
   fl.sizes[1] = (int32_t)ic;
-  fl.nbytes = (size_t)oc * ic;
-  int32_t id = const_value(b, &fl, NCHW, (const uint8_t *)q);
+  fl.nbytes = gs ? (size_t)oc * (ic / 2) : n;
+  const uint8_t *data = (const uint8_t *)q;
+  uint16_t *bf = NULL;
+  if (gs) { /* ic is a multiple of gs, itself of 32: rows pack without padding */
+    uint8_t *packed = scratch_copy(b, fl.nbytes);
+    bf = (uint16_t *)scratch_copy(b, nscales * sizeof *bf);
+    if (!packed || !bf) return oom(b), -1;
+    for (size_t i = 0; i < n / 2; i++)
+      packed[i] = (uint8_t)((q[2 * i] + 8) | ((q[2 * i + 1] + 8) << 4));
+    for (size_t i = 0; i < nscales; i++) bf[i] = pt_float_to_bf16(scales[i]);
+    data = packed;
+  }
+  int32_t id = const_value(b, &fl, NCHW, data);
   if (id < 0) return oom(b), -1;
   pc_xnn_value_desc *v = &b->vals[id];
-  v->datatype = PF_XNN_DT_QCINT8;
-  v->quant = PF_XNN_Q_PER_CHANNEL;
-  v->scales = scales;
-  v->nscales = oc;
   v->channel_dim = 0;
+  if (gs) {
+    v->datatype = PF_XNN_DT_QBINT4;
+    v->quant = PF_XNN_Q_CHANNEL_GROUP;
+    v->scales_bf16 = bf;
+    v->nscales = (uint32_t)nscales;
+    v->group_size = (int32_t)gs;
+  } else {
+    v->datatype = PF_XNN_DT_QCINT8;
+    v->quant = PF_XNN_Q_PER_CHANNEL;
+    v->scales = scales;
+    v->nscales = oc;
+  }
   return id;
 }
 
 /* x (blob value in) converted to a qdint8 value quantized per row at run
- * time (XNNPACK.md 6.4). */
+ * time (docs/XNNPACK.md 6.4). */
 static int32_t dynamic_quant(xb *b, int32_t x, int32_t in) {
   int32_t id = new_value(b, tensor_of(b->g, x), NCHW);
   pc_xnn_node_desc *n = id < 0 ? NULL : new_node(b, PF_XNN_CONVERT);
@@ -321,9 +332,13 @@ static ptera_status fully_connected(xb *b, const pc_gnode *gn, int kind) {
   const pc_graph *g = b->g;
   int32_t x = kind == 2 ? gn->args[1] : gn->args[0], w = kind == 2 ? gn->args[2] : gn->args[1];
   int32_t bv = kind == 0 ? -1 : kind == 1 ? gn->args[2] : gn->args[0];
-  bool q8 = b->c->quantize == PC_XNN_QUANT_8DA8W;
-  int32_t in = get(b, x, NCHW), filt = in < 0 ? -1 : q8 ? quantized_filter(b, w, kind != 1) : get(b, w, NCHW);
-  if (in >= 0 && filt >= 0 && q8) in = dynamic_quant(b, x, in), b->c->quantized++;
+  /* 8da4w where the group size divides the inputs, else 8da8w (to_xnnpack.h) */
+  pc_xnn_quant qs = b->c->quantize;
+  bool q8 = qs == PC_XNN_QUANT_8DA8W || qs == PC_XNN_QUANT_8DA4W;
+  uint32_t ic = (uint32_t)tensor_of(g, w)->sizes[kind == 1 ? 1 : 0];
+  uint32_t gs = qs == PC_XNN_QUANT_8DA4W && ic % b->c->group_size == 0 ? b->c->group_size : 0;
+  int32_t in = get(b, x, NCHW), filt = in < 0 ? -1 : q8 ? quantized_filter(b, w, kind != 1, gs) : get(b, w, NCHW);
+  if (in >= 0 && filt >= 0 && q8) in = dynamic_quant(b, x, in), b->c->quantized++, b->c->quantized_4bit += gs > 0;
   if (in < 0 || filt < 0) return g->err.status;
   uint32_t bias = PF_XNN_NONE;
   if (bv >= 0 && g->values[bv].kind != PC_G_NONE) {

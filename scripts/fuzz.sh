@@ -13,7 +13,13 @@
 #   env: PTERA_CORPUS_DIR (default ../shared/corpus), FUZZ_JOBS (build jobs),
 #        FUZZ_TIMEOUT (seconds one input may take: default 10, 30 for
 #        load_execute and compile, which run whole programs; a slower input
-#        is a finding)
+#        is a finding), FUZZ_SEED (libFuzzer's -seed: unset picks a random
+#        seed per run; a fixed seed makes a run repeat the same inputs in the
+#        same order, so a finding in CI's smoke run reproduces anywhere by
+#        running as long with that seed), FUZZ_RUNS (inputs per harness
+#        instead of a time budget, e.g. "200000 load_execute=1000": a default
+#        count, then HARNESS=COUNT overrides; SECONDS still caps each run.
+#        With FUZZ_SEED this makes a run exactly repeatable)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -98,14 +104,26 @@ for h in "${harnesses[@]}"; do
   end=$((SECONDS + secs))
   tries=0
   tmo=${FUZZ_TIMEOUT:-10}
+  runs=
+  for r in ${FUZZ_RUNS:-}; do
+    case $r in
+      "$h"=*) runs=${r#*=} ;;
+      *=*) ;;
+      *) [ -z "$runs" ] && runs=$r ;;
+    esac
+  done
+  runopt=()
+  [ -n "$runs" ] && runopt=("-runs=$runs")
   [ -z "${FUZZ_TIMEOUT:-}" ] && { [ "$h" = load_execute ] || [ "$h" = compile ]; } && tmo=30
   # A crash stops libFuzzer; restart (at most 5 times) to use the time left.
   while [ $((end - SECONDS)) -gt 0 ] && [ $tries -lt 5 ]; do
     tries=$((tries + 1))
+    seedopt=() # a restart after a finding goes on with the next seed
+    [ -n "${FUZZ_SEED:-}" ] && seedopt=("-seed=$((FUZZ_SEED + tries - 1))")
     log=$build/fuzz_$h.$tries.log
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
       "$bin" "$build/corpus/$h" -max_total_time=$((end - SECONDS)) -timeout="$tmo" -rss_limit_mb=2048 \
-      -print_final_stats=1 -artifact_prefix="$art" >"$log" 2>&1
+      -print_final_stats=1 -artifact_prefix="$art" "${seedopt[@]}" "${runopt[@]}" >"$log" 2>&1
     rc=$?
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     [ -z "$n" ] && n=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
@@ -126,7 +144,7 @@ for h in "${harnesses[@]}"; do
       echo "fuzz_$h: saved $dst"
     fi
   done
-  printf 'fuzz_%-13s %10d execs in %ss, %d new regression input(s)\n' "$h" "${execs[$h]}" "$secs" "${found[$h]}"
+  printf 'fuzz_%-13s %10d execs in %ss, %d new regression input(s)\n' "$h" "${execs[$h]}" "$((SECONDS - end + secs))" "${found[$h]}"
   total=$((total + ${execs[$h]}))
   if [ $bad -gt 0 ]; then
     echo "fuzz_$h: FAILED ($bad run(s) stopped on a finding or an error)"

@@ -94,10 +94,9 @@ add_test(NAME cli_ops_used
 # A selective kernel table (what -DPTERA_SELECTED_OPS builds, kernels/selected_ops.cmake):
 # the CLI linked with only the operators of tests/cli/selected_ops.txt.
 ptera_add_op_table(ptera_table_selected ${PROJECT_SOURCE_DIR}/tests/cli/selected_ops.txt)
-add_executable(ptera_selected ${PTERA_CLI_SOURCES} ${PTERA_LAYER_OBJECTS}
+add_executable(ptera_selected ${PTERA_CLI_OBJECTS} ${PTERA_LAYER_OBJECTS}
                               $<TARGET_OBJECTS:ptera_table_selected>)
-target_include_directories(ptera_selected PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include ${PROJECT_SOURCE_DIR}/src
-                                                  ${PROJECT_SOURCE_DIR}/kernels ${PROJECT_SOURCE_DIR}/compiler)
+set_target_properties(ptera_selected PROPERTIES LINKER_LANGUAGE C)
 target_link_libraries(ptera_selected PRIVATE m ${PTERA_THREAD_LIBS})
 target_link_options(ptera_selected PRIVATE -Wl,--gc-sections)
 add_test(NAME selected_ops
@@ -111,6 +110,11 @@ add_test(NAME selected_ops
 # docs/inspect.schema.json. Also every bad numeric option is a usage error.
 add_test(NAME cli_hostile_output
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/hostile_output.py $<TARGET_FILE:ptera>
+                 ${PTERA_CORPUS_DIR})
+# `ptera inspect --json` (the public inspection API underneath) against the
+# corpus's flatc dumps (tests/cli/inspect_flatc.py).
+add_test(NAME cli_inspect_flatc
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/inspect_flatc.py $<TARGET_FILE:ptera>
                  ${PTERA_CORPUS_DIR})
 add_test(NAME cli_options
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/options.py $<TARGET_FILE:ptera>
@@ -168,6 +172,21 @@ add_test(NAME example_custom_kernel
                  $<TARGET_FILE:make_custom_op_pte> $<TARGET_FILE:example_custom_kernel>
                  ${PROJECT_BINARY_DIR}/custom_kernel_scratch)
 
+# examples/c_api/custom_backend.c in the tree: a backend registered through
+# the public API runs a program's DelegateCall (the program written by
+# tests/install/make_custom_backend_pte.c), its output checked against the
+# formula (tests/install/custom_backend.py).
+add_executable(make_custom_backend_pte ${PROJECT_SOURCE_DIR}/tests/install/make_custom_backend_pte.c
+               ${PROJECT_SOURCE_DIR}/tests/support/emit_util.c ${PROJECT_SOURCE_DIR}/tests/support/check.c)
+target_include_directories(make_custom_backend_pte PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+target_link_libraries(make_custom_backend_pte PRIVATE ptera_static)
+add_executable(example_custom_backend ${PROJECT_SOURCE_DIR}/examples/c_api/custom_backend.c)
+target_link_libraries(example_custom_backend PRIVATE ptera_shared)
+add_test(NAME example_custom_backend
+         COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/install/custom_backend.py
+                 $<TARGET_FILE:make_custom_backend_pte> $<TARGET_FILE:example_custom_backend>
+                 ${PROJECT_BINARY_DIR}/custom_backend_scratch)
+
 # examples/c_api/caller_memory.c: corpus programs run from one caller-owned
 # block sized by the memory queries, outputs against ExecuTorch's.
 add_executable(example_caller_memory ${PROJECT_SOURCE_DIR}/examples/c_api/caller_memory.c)
@@ -180,3 +199,19 @@ add_test(NAME example_caller_memory
 add_test(NAME cli_progress
          COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli/progress.py $<TARGET_FILE:ptera>
                  ${PROJECT_BINARY_DIR}/progress_scratch)
+
+# The small-target switches on the host (tests/switches/switches.py): the
+# runtime built from outside the tree with PTERA_NO_FS, PTERA_NO_HEAP,
+# PTERA_STRIP_MESSAGES and PTERA_THREADS=OFF together; nm and strings show
+# no file, heap, thread or message-formatting code in it, and corpus programs
+# run from one static pool sized by the memory queries match ExecuTorch's
+# outputs. Its build directory is kept (incremental; the compiler launcher,
+# e.g. ccache, is passed on). Not in the sanitizer or valgrind builds, whose
+# options the inner build would not have anyway.
+if(NOT PTERA_SANITIZE AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME build_switches
+           COMMAND ${PTERA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/switches/switches.py ${PROJECT_SOURCE_DIR}
+                   $<TARGET_FILE:ptera_static> ${PTERA_CORPUS_DIR} ${PROJECT_BINARY_DIR}/switches_scratch
+                   ${CMAKE_C_COMPILER} ${CMAKE_C_COMPILER_LAUNCHER})
+  set_tests_properties(build_switches PROPERTIES TIMEOUT 600 COST 700)
+endif()

@@ -1,5 +1,5 @@
 /* Add, Subtract, Multiply, Div (then clamp), Minimum, Maximum, PReLU:
- * elementwise with NumPy broadcasting, right-aligned (XNNPACK.md §8), in
+ * elementwise with NumPy broadcasting, right-aligned (docs/XNNPACK.md §8), in
  * fp32; rows of the output split over the thread pool. */
 #include "xnnpack/xnn.h"
 

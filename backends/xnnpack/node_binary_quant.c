@@ -1,5 +1,5 @@
 /* Add, Subtract, Multiply, Minimum and Maximum on per-tensor qint8/quint8
- * (all three values one datatype) with NumPy broadcasting (XNNPACK.md §8):
+ * (all three values one datatype) with NumPy broadcasting (docs/XNNPACK.md §8):
  * computed on real values in fp32, clamped (not Minimum/Maximum),
  * requantized:
  *   y = clamp((sa*(qa - za)) op (sb*(qb - zb)), output_min, output_max)

@@ -1,4 +1,4 @@
-/* Conv2d on NHWC float (XNNPACK.md §7, §8), and the shape checks it shares
+/* Conv2d on NHWC float (docs/XNNPACK.md §7, §8), and the shape checks it shares
  * with DepthwiseConv2d (node_dwconv2d.c). Field p[]: padding t,r,b,l;
  * kernel h,w; subsampling (stride) h,w; dilation h,w; group input/output
  * channels; groups.
@@ -9,7 +9,9 @@
  * symmetrically; asymmetric padding is written into a zero-padded NHWC copy
  * of the input in the scratch, convolved unpadded. Where the NCHW layout has
  * a faster path (Winograd, pixels as rows), Conv2d takes the NCHW route of
- * node_dwconv2d.c instead, chosen at init. DepthwiseConv2d always takes that
+ * node_dwconv2d.c instead, chosen at init; so does every Conv2d the route
+ * takes when some convolution of the graph runs it (the values between them
+ * then stay NCHW, xnn_residency.c). DepthwiseConv2d always takes that
  * route (the dwconv micro-kernels between layout copies: the NHWC depthwise
  * loop is slower than both together). */
 #include "cpu/conv2d.h"
@@ -97,9 +99,14 @@ ptera_status px_conv2d_reshape(px_graph *g, const pf_xnn_node *n) {
   st = px_set_shape(g, o, dims, 4);
   if (st != PTERA_OK) return st;
   if (nchw_route(g, n)) return px_dwconv2d_need_ws(g, n);
-  size_t pb, ws = pk_conv2d_f32_workspace(&q, px_threads(g));
+  size_t pb, ws = pk_conv2d_f32_workspace(&q, px_threads(g)), nchw = 0;
   if (ws == SIZE_MAX || !pad_bytes(n, &q, &pb) || pb > SIZE_MAX - ws) return px_need_ws(g, SIZE_MAX);
-  return px_need_ws(g, pb + ws);
+  if (g->sizing && px_conv_nchw_ok(g, n)) { /* the route is chosen after sizing: room for either */
+    st = px_dwconv2d_need_ws(g, n);
+    if (st != PTERA_OK) return st;
+    nchw = g->ws[g->cur];
+  }
+  return px_need_ws(g, pb + ws > nchw ? pb + ws : nchw);
 }
 
 /* Packs filters w ([C_out, kh, kw, C_in/groups]) and copies the bias into
@@ -123,8 +130,14 @@ static ptera_status conv_pack(px_graph *g, const pf_xnn_node *n, const float *w)
   return PTERA_OK;
 }
 
+bool px_conv_runs_nchw(const px_graph *g, uint32_t i) {
+  const pf_xnn_node *n = &g->g.nodes[i];
+  if (g->v[n->in[0]].dt != PF_XNN_DT_FP32 || !g->state[i]) return false;
+  return n->kind == PF_XNN_DEPTHWISE_CONV2D || ((const conv_state *)g->state[i])->nchw != NULL;
+}
+
 ptera_status px_conv2d_prepare(px_graph *g, const pf_xnn_node *n) {
-  if (px_conv_nchw_wins(g, n)) {
+  if (px_conv_nchw_wins(g, n) || (g->nchw_pref && px_conv_nchw_ok(g, n))) {
     conv_state *s = px_packed_alloc(g, sizeof *s);
     ptera_status st = s ? px_dwconv2d_prepare(g, n) : PTERA_MEMORY_ALLOCATION_FAILED;
     if (st != PTERA_OK) return st;

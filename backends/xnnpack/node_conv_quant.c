@@ -1,4 +1,4 @@
-/* Quantized Conv2d, DepthwiseConv2d and ConvTranspose2d on NHWC (XNNPACK.md
+/* Quantized Conv2d, DepthwiseConv2d and ConvTranspose2d on NHWC (docs/XNNPACK.md
  * §6, §8, §8.1), geometry as the fp32 nodes (node_conv2d.c, node_deconv2d.c).
  *   acc = sum (xq - zx)(wq - zw)  over the window (int; padding adds nothing)
  * Static: input and output qint8/quint8 per tensor, filter of the input's

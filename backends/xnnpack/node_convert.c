@@ -1,5 +1,5 @@
 /* Convert between fp32, fp16, bf16 and per-tensor qint8/quint8
- * (XNNPACK.md §8): quantize q = sat(rne(x * (1/scale)) + zp) with 1/scale in
+ * (docs/XNNPACK.md §8): quantize q = sat(rne(x * (1/scale)) + zp) with 1/scale in
  * fp32; dequantize (q - zp) * scale in fp32. */
 #include <math.h>
 

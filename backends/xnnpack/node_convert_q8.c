@@ -1,5 +1,5 @@
 /* Convert between per-tensor qint8/quint8 values (requantization), the
- * spec's dequantize then quantize (XNNPACK.md §8), in fp32:
+ * spec's dequantize then quantize (docs/XNNPACK.md §8), in fp32:
  *   y = float(q - zx) * sx;  q' = sat(rne(y * (1/so)) + zo)
  * Also the entry of every quantized Convert (xnn_quant.h). */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Convert fp32 -> qdint8, dynamic quantization per row (XNNPACK.md §6.4):
+/* Convert fp32 -> qdint8, dynamic quantization per row (docs/XNNPACK.md §6.4):
  * each row's parameters come from its min/max (XNNPACK's asymmetric
  * formula, fp32 throughout),
  *   rmin = min(0, min), rmax = max(0, max)
@@ -37,12 +37,16 @@ ptera_status px_convert_qd8_reshape(px_graph *g, const pf_xnn_node *n) {
   return PTERA_OK;
 }
 
+/* 1.5 * 2^23: adding and subtracting it rounds a float of magnitude below
+ * 2^22 to an integer in the default rounding mode (to nearest, ties even). */
+#define PX_ROUND_MAGIC 12582912.0f
+
 /* The row's parameters; *mul gets the quantization multiplier m. */
 static px_qd8_param row_params(const float *x, size_t len, float *mul) {
   float lo = 0.0f, hi = 0.0f; /* min(0, row min), max(0, row max); NaNs ignored */
-  for (size_t i = 0; i < len; i++) {
-    lo = fminf(lo, x[i]);
-    hi = fmaxf(hi, x[i]);
+  for (size_t i = 0; i < len; i++) { /* comparisons, not fminf/fmaxf calls: a NaN compares false */
+    lo = x[i] < lo ? x[i] : lo;
+    hi = x[i] > hi ? x[i] : hi;
   }
   float m = lo == hi ? 1.0f : 255.0f / (hi - lo);
   float dlo = lo * m, dhi = hi * m;
@@ -65,7 +69,12 @@ void px_convert_qd8_run(px_graph *g, const pf_xnn_node *n) {
     float m;
     prm[r] = row_params(xr, rowlen, &m);
     float zp = (float)prm[r].zero_point, vlo = -128.0f - zp, vhi = 127.0f - zp;
-    for (size_t i = 0; i < rowlen; i++)
-      q[r * rowlen + i] = (int8_t)(nearbyintf(fminf(fmaxf(xr[i] * m, vlo), vhi)) + zp);
+    for (size_t i = 0; i < rowlen; i++) {
+      float v = xr[i] * m;
+      v = v > vlo ? v : vlo; /* NaN -> vlo, as fmaxf */
+      v = v < vhi ? v : vhi;
+      v = (v + PX_ROUND_MAGIC) - PX_ROUND_MAGIC; /* nearbyintf for |v| <= 255: ties to even */
+      q[r * rowlen + i] = (int8_t)(v + zp);
+    }
   }
 }

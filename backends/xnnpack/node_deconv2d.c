@@ -1,4 +1,4 @@
-/* ConvTranspose2d on NHWC float (XNNPACK.md §8): every input pixel scatters
+/* ConvTranspose2d on NHWC float (docs/XNNPACK.md §8): every input pixel scatters
  * x * W[g*gOC+o, ky, kx, i] to (iy*sh - pt + ky*dh, ix*sw - pl + kx*dw).
  * Computed by the shared NCHW convolution (kernels/cpu/conv2d.h, transposed:
  * by output phase, no zero insertion) between NHWC <-> NCHW copies in the

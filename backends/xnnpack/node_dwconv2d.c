@@ -1,4 +1,4 @@
-/* The NCHW route of the NHWC float convolutions (XNNPACK.md §8): the shared
+/* The NCHW route of the NHWC float convolutions (docs/XNNPACK.md §8): the shared
  * NCHW convolution (kernels/cpu/conv2d.h) between NHWC <-> NCHW copies in the
  * scratch; asymmetric padding is written into the NCHW copy.
  *   DepthwiseConv2d always (the dwconv micro-kernels, or the grouped product
@@ -8,7 +8,8 @@
  *   one (Winograd, pixels as rows: px_conv_nchw_wins); filter [C_out, kh, kw,
  *   C_in/g], rearranged to [C_out, C_in/g, kh, kw] at init.
  * The filters are packed when the path packs. Shape checks are
- * px_conv2d_reshape's. */
+ * px_conv2d_reshape's. An NCHW-resident input or output (xnn_residency.c)
+ * is read or written in place instead of through its copy. */
 #include <stdio.h>
 
 #include "cpu/conv2d.h"
@@ -72,6 +73,13 @@ static ptera_status dw_geom(px_graph *g, const pf_xnn_node *n, pk_conv2d_geom *q
   return st == PTERA_OK ? st : px_fail(g, st, "%s", msg);
 }
 
+bool px_conv_nchw_ok(const px_graph *g, const pf_xnn_node *n) {
+  pk_conv2d_geom q;
+  size_t pad[4];
+  char msg[128];
+  return g->v[n->in[0]].dt == PF_XNN_DT_FP32 && build_geom(g, n, &q, pad, msg, sizeof msg) == PTERA_OK;
+}
+
 bool px_conv_nchw_wins(const px_graph *g, const pf_xnn_node *n) {
   pk_conv2d_geom q;
   size_t pad[4];
@@ -133,10 +141,14 @@ void px_dwconv2d_run(px_graph *g, const pf_xnn_node *n) {
   size_t in, out;
   if (!px_numel(o)) return; /* the scratch may be absent */
   nchw_bytes(&q, &in, &out); /* reshape checked they fit */
-  float *xin = px_ws(g), *yout = (float *)((char *)xin + in);
-  void *ws = (char *)yout + out;
-  px_nhwc_to_nchw(x->data, x->dims[0], x->dims[1], x->dims[2], x->dims[3], pad, xin, px_kctx(g));
+  float *xin = px_ws(g), *yout = o->nchw ? o->data : (float *)((char *)xin + in);
+  void *ws = (char *)xin + in + out;
+  if (x->nchw) /* resident: already NCHW (and symmetrically padded) */
+    xin = x->data;
+  else
+    px_nhwc_to_nchw(x->data, x->dims[0], x->dims[1], x->dims[2], x->dims[3], pad, xin, px_kctx(g));
   pk_conv2d_f32(&q, xin, s->w, s->packed, s->bias, yout, n->out_min, n->out_max, ws, px_kctx(g));
-  px_nchw_to_nhwc(yout, (size_t)q.n, (size_t)q.c_out, (size_t)q.oh, (size_t)q.ow, o->dims[1], o->dims[2], o->data,
-                  px_kctx(g));
+  if (!o->nchw)
+    px_nchw_to_nhwc(yout, (size_t)q.n, (size_t)q.c_out, (size_t)q.oh, (size_t)q.ow, o->dims[1], o->dims[2],
+                    o->data, px_kctx(g));
 }

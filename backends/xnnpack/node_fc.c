@@ -1,11 +1,11 @@
 /* FullyConnected, float: input [..., ic] -> output [..., oc], y = x W^T + b
  * (W [oc, ic]; flag TRANSPOSE_WEIGHTS: W [ic, oc]), then clamp; on the
  * shared GEMM (kernels/cpu/gemm.h) with W packed once at init. fp16/bf16
- * values are computed in fp32 (XNNPACK.md §8: bf16 in fp32, bias fp32). */
+ * values are computed in fp32 (docs/XNNPACK.md §8: bf16 in fp32, bias fp32). */
 #include <math.h>
 
 #include "cpu/gemm.h"
-#include "xnnpack/xnn.h"
+#include "xnnpack/xnn_quant.h"
 
 typedef struct fc_state {
   const void *packed; /* W^T as the GEMM's B (K x N); NULL when K or N is 0 */
@@ -58,6 +58,7 @@ ptera_status px_fc_reshape(px_graph *g, const pf_xnn_node *n) {
   memcpy(dims, x->dims, sizeof dims);
   dims[x->ndims - 1] = oc;
   st = px_set_shape(g, o, dims, x->ndims);
+  if (st == PTERA_OK && x->dt == PF_XNN_DT_QDINT8) return px_need_ws(g, px_fc_qd8_workspace(g, n));
   if (st != PTERA_OK || !is_float(x->dt)) return st;
   pk_gemm_f32_args a = fc_args(g, n, g->state[g->cur]); /* sizing (unpacked B) bounds the packed run */
   return px_need_ws(g, pk_gemm_f32_workspace(&a, px_threads(g)));
@@ -66,7 +67,7 @@ ptera_status px_fc_reshape(px_graph *g, const pf_xnn_node *n) {
 ptera_status px_fc_prepare(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]], *w = &g->v[n->in[1]];
   const px_value *b = n->in[2] == PF_XNN_NONE ? NULL : &g->v[n->in[2]];
-  if (!is_float(x->dt)) return PTERA_OK;
+  if (!is_float(x->dt)) return x->dt == PF_XNN_DT_QDINT8 ? px_fc_qd8_prepare(g, n) : PTERA_OK;
   bool tw = n->flags & PF_XNN_FLAG_TRANSPOSE_WEIGHTS;
   size_t K = tw ? w->dims[0] : w->dims[1], N = tw ? w->dims[1] : w->dims[0];
   fc_state *s = px_packed_alloc(g, sizeof *s);

@@ -1,4 +1,4 @@
-/* Statically quantized FullyConnected (XNNPACK.md §6, §8.1): qint8 or quint8
+/* Statically quantized FullyConnected (docs/XNNPACK.md §6, §8.1): qint8 or quint8
  * per-tensor input and output, per-tensor (qint8/quint8) or per-channel
  * (qcint8) weights, qint32/qcint32 bias (scale sx*sw, zero point 0):
  *   acc = sum_k (xq - zx)(wq - zw) + bq                  (integer)

@@ -1,6 +1,6 @@
 /* GlobalAvgPooling2d on per-tensor qint8/quint8 (input and output one
  * datatype): mean over the 2nd- and 3rd-innermost dims (H, W of NHWC) on
- * real values in fp32, then clamp and requantize (XNNPACK.md §8):
+ * real values in fp32, then clamp and requantize (docs/XNNPACK.md §8):
  *   y = (sx * float(sum (xq - zx))) / (H*W)
  *   q = sat(rne(clamp(y, output_min, output_max) / so) + zo) */
 #include <math.h>

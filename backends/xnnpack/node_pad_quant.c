@@ -1,6 +1,6 @@
 /* StaticConstantPad on per-tensor qint8/quint8: input and output share
  * datatype and parameters (as XNNPACK requires); the padding value is real,
- * stored as sat(rne(padding_value / scale) + zero_point) (XNNPACK.md §8). */
+ * stored as sat(rne(padding_value / scale) + zero_point) (docs/XNNPACK.md §8). */
 #include <math.h>
 
 #include "xnnpack/xnn_quant.h"

@@ -1,4 +1,4 @@
-/* AvgPooling2d, MaxPooling2d, ArgMaxPooling2d on NHWC fp32 (XNNPACK.md §8).
+/* AvgPooling2d, MaxPooling2d, ArgMaxPooling2d on NHWC fp32 (docs/XNNPACK.md §8).
  * p[]: padding t,r,b,l; pooling h,w; stride h,w; dilation h,w (ArgMax: only
  * padding and pooling size; stride = pooling size). */
 #include <math.h>
@@ -48,43 +48,90 @@ ptera_status px_pool_reshape(px_graph *g, const pf_xnn_node *n) {
   return st;
 }
 
-void px_pool_run(px_graph *g, const pf_xnn_node *n) {
-  const px_value *xv = &g->v[n->in[0]], *o = &g->v[n->out[0]];
-  win w;
-  get_win(n, &w);
+/* ArgMaxPooling2d: per element, the first largest tap and its index. */
+static void argmax_run(const px_value *xv, const px_value *o, int32_t *idx, const win *w) {
   size_t N = xv->dims[0], IH = xv->dims[1], IW = xv->dims[2], C = xv->dims[3], OH = o->dims[1], OW = o->dims[2];
-  bool padded = n->p[0] || n->p[1] || n->p[2] || n->p[3];
   const float *x = xv->data;
   float *y = o->data;
-  int32_t *idx = n->kind == PF_XNN_ARGMAX_POOL ? g->v[n->out[1]].data : NULL;
-  if (!px_numel(o)) return; /* no outputs (the loops below would still walk the empty dims) */
   for (size_t b = 0; b < N; b++)
     for (size_t oy = 0; oy < OH; oy++)
       for (size_t ox = 0; ox < OW; ox++)
         for (size_t c = 0; c < C; c++) {
-          float acc = n->kind == PF_XNN_AVG_POOL ? 0.0f : -INFINITY;
-          size_t count = 0;
+          float acc = -INFINITY;
           int32_t best = 0;
           size_t ky0, ky1, kx0, kx1; /* only the taps inside the input */
-          px_pool_taps(oy, w.sh, w.dh, w.pt, IH, w.ph, &ky0, &ky1);
-          px_pool_taps(ox, w.sw, w.dw, w.pl, IW, w.pw, &kx0, &kx1);
-          for (size_t ky = ky0; ky < ky1; ky++) {
-            size_t iy = oy * w.sh + ky * w.dh;
+          bool first = true;
+          px_pool_taps(oy, w->sh, w->dh, w->pt, IH, w->ph, &ky0, &ky1);
+          px_pool_taps(ox, w->sw, w->dw, w->pl, IW, w->pw, &kx0, &kx1);
+          for (size_t ky = ky0; ky < ky1; ky++)
             for (size_t kx = kx0; kx < kx1; kx++) {
-              size_t ix = ox * w.sw + kx * w.dw;
-              float v = x[((b * IH + iy - w.pt) * IW + ix - w.pl) * C + c];
-              count++;
-              if (n->kind == PF_XNN_AVG_POOL) {
-                acc += v;
-              } else if (v > acc || (count == 1 && idx)) {
+              float v = x[((b * IH + oy * w->sh + ky * w->dh - w->pt) * IW + ox * w->sw + kx * w->dw - w->pl) * C + c];
+              if (first || v > acc) {
                 acc = v;
-                best = (int32_t)(ky * w.pw + kx);
+                best = (int32_t)(ky * w->pw + kx);
               }
+              first = false;
             }
-          }
           size_t at = ((b * OH + oy) * OW + ox) * C + c;
-          if (n->kind == PF_XNN_AVG_POOL) acc /= (float)(padded ? (count ? count : 1) : w.ph * w.pw);
-          y[at] = idx ? acc : px_clampf(acc, n->out_min, n->out_max);
-          if (idx) idx[at] = best;
+          y[at] = acc;
+          idx[at] = best;
         }
+}
+
+typedef struct pool_job {
+  const pf_xnn_node *n;
+  const float *x;
+  float *y;
+  size_t IH, IW, C, OH, OW;
+  win w;
+  bool avg, padded;
+} pool_job;
+
+/* Output rows [begin, end) over all images: per pixel, the taps inside the
+ * input combined a whole channel vector at a time. */
+static void pool_task(void *arg, size_t begin, size_t end) {
+  const pool_job *j = arg;
+  const win *w = &j->w;
+  size_t C = j->C;
+  float lo = j->n->out_min, hi = j->n->out_max;
+  for (size_t r = begin; r < end; r++) {
+    size_t b = r / j->OH, oy = r % j->OH, ky0, ky1;
+    px_pool_taps(oy, w->sh, w->dh, w->pt, j->IH, w->ph, &ky0, &ky1);
+    for (size_t ox = 0; ox < j->OW; ox++) {
+      size_t kx0, kx1;
+      px_pool_taps(ox, w->sw, w->dw, w->pl, j->IW, w->pw, &kx0, &kx1);
+      float *y = j->y + (r * j->OW + ox) * C;
+      for (size_t c = 0; c < C; c++) y[c] = j->avg ? 0.0f : -INFINITY;
+      for (size_t ky = ky0; ky < ky1; ky++) {
+        const float *row = j->x + ((b * j->IH + oy * w->sh + ky * w->dh - w->pt) * j->IW) * C;
+        for (size_t kx = kx0; kx < kx1; kx++) {
+          const float *v = row + (ox * w->sw + kx * w->dw - w->pl) * C;
+          if (j->avg)
+            for (size_t c = 0; c < C; c++) y[c] += v[c];
+          else
+            for (size_t c = 0; c < C; c++) y[c] = v[c] > y[c] ? v[c] : y[c];
+        }
+      }
+      size_t count = (ky1 - ky0) * (kx1 - kx0);
+      float inv = 1.0f / (float)(j->padded ? (count ? count : 1) : w->ph * w->pw);
+      if (j->avg)
+        for (size_t c = 0; c < C; c++) y[c] *= inv;
+      for (size_t c = 0; c < C; c++) y[c] = px_clampf(y[c], lo, hi);
+    }
+  }
+}
+
+void px_pool_run(px_graph *g, const pf_xnn_node *n) {
+  const px_value *xv = &g->v[n->in[0]], *o = &g->v[n->out[0]];
+  win w;
+  get_win(n, &w);
+  if (!px_numel(o)) return; /* no outputs (the loops would still walk the empty dims) */
+  if (n->kind == PF_XNN_ARGMAX_POOL) {
+    argmax_run(xv, o, g->v[n->out[1]].data, &w);
+    return;
+  }
+  pool_job j = {n, xv->data, o->data, xv->dims[1], xv->dims[2], xv->dims[3], o->dims[1], o->dims[2], w,
+                n->kind == PF_XNN_AVG_POOL, n->p[0] || n->p[1] || n->p[2] || n->p[3]};
+  size_t rows = xv->dims[0] * j.OH, row = j.OW * j.C * w.ph * w.pw;
+  ptera_kernel_parallel_for(px_kctx(g), rows, row && row < PX_ELEM_GRAIN ? PX_ELEM_GRAIN / row : 1, pool_task, &j);
 }

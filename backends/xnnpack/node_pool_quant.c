@@ -1,5 +1,5 @@
 /* AvgPooling2d and MaxPooling2d on NHWC per-tensor qint8/quint8 (input and
- * output one datatype; XNNPACK.md §8), window as the fp32 node
+ * output one datatype; docs/XNNPACK.md §8), window as the fp32 node
  * (node_pool.c). On real values in fp32, then clamp and requantize:
  *   avg: y = (sx * float(sum (xq - zx))) / divisor   (divisor: in-bounds count
  *        when any padding is set, else the window size)

@@ -32,8 +32,15 @@ ptera_status px_reshape_reshape(px_graph *g, const pf_xnn_node *n) {
   return px_set_shape(g, o, dims, n->n0);
 }
 
+/* An internal output aliases the input (values are written once, by their
+ * node, and never share buffers otherwise); an external one is copied. */
 void px_copy_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]];
+  px_value *o = &g->v[n->out[0]];
   size_t bytes = px_numel(x) * (px_elem_bits(x->dt) / 8);
-  if (bytes) memmove(g->v[n->out[0]].data, x->data, bytes);
+  if (!o->def->flags) {
+    o->data = x->data;
+    return;
+  }
+  if (bytes) memmove(o->data, x->data, bytes);
 }

@@ -1,5 +1,5 @@
 /* StaticSlice: out = in[offsets[d] : offsets[d] + sizes[d]] per dim; size 0
- * means "to the end of the dim" (XNNPACK.md §8.1). */
+ * means "to the end of the dim" (docs/XNNPACK.md §8.1). */
 #include "xnnpack/xnn.h"
 
 ptera_status px_slice_reshape(px_graph *g, const pf_xnn_node *n) {

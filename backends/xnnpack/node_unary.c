@@ -1,9 +1,11 @@
-/* Elementwise unary nodes on fp32 (XNNPACK.md §8): Clamp, Sigmoid, Tanh,
+/* Elementwise unary nodes on fp32 (docs/XNNPACK.md §8): Clamp, Sigmoid, Tanh,
  * Exp, Log, Sin, Cos, Floor, Ceiling, SquareRoot, ReciprocalSquareRoot,
  * Negate, Square, Abs, Hardswish, Gelu (exact erf form), ELU, LeakyReLU;
- * split over the thread pool. */
+ * split over the thread pool; Clamp, Sigmoid, Tanh, Exp, Gelu, rsqrt and
+ * Negate on the vector math of the selected ISA (cpu/vmath.h). */
 #include <math.h>
 
+#include "cpu/vmath.h"
 #include "xnnpack/xnn.h"
 
 ptera_status px_unary_reshape(px_graph *g, const pf_xnn_node *n) {
@@ -44,9 +46,31 @@ typedef struct unary_job {
   float *y;
 } unary_job;
 
+/* The vector-math routine that computes kind (cpu/vmath.h, within its
+ * documented ulps of libm), or -1. */
+static int vmath_op(unsigned kind) {
+  switch (kind) {
+    case PF_XNN_SIGMOID: return PK_VU_SIGMOID;
+    case PF_XNN_TANH: return PK_VU_TANH;
+    case PF_XNN_EXP: return PK_VU_EXP;
+    case PF_XNN_GELU: return PK_VU_GELU_ERF;
+    case PF_XNN_RSQRT: return PK_VU_RSQRT;
+    case PF_XNN_NEGATE: return PK_VU_NEG;
+    default: return -1;
+  }
+}
+
 static void unary_task(void *arg, size_t begin, size_t end) {
   const unary_job *j = arg;
-  for (size_t i = begin; i < end; i++) j->y[i] = apply(j->n, j->x[i]);
+  const pk_vmath_f32_table *vm = pk_vmath_f32();
+  int op = vmath_op(j->n->kind);
+  if (j->n->kind == PF_XNN_CLAMP) {
+    vm->clamp(end - begin, j->x + begin, j->n->out_min, j->n->out_max, j->y + begin);
+  } else if (op >= 0) {
+    vm->unary[op](end - begin, j->x + begin, j->y + begin);
+  } else {
+    for (size_t i = begin; i < end; i++) j->y[i] = apply(j->n, j->x[i]);
+  }
 }
 
 void px_unary_run(px_graph *g, const pf_xnn_node *n) {

@@ -1,5 +1,5 @@
 /* Clamp, LeakyReLU, ELU, Hardswish, Sigmoid, Tanh, Negate, Abs and Square
- * on per-tensor qint8/quint8 (input and output one datatype; XNNPACK.md §8):
+ * on per-tensor qint8/quint8 (input and output one datatype; docs/XNNPACK.md §8):
  * on real values, then requantized, through a 256-entry table built per run:
  *   r = sx * float(q - zx)
  *   y = f(r): fp32 as the fp32 node for Clamp (to output_min/max), LeakyReLU,

@@ -30,9 +30,11 @@ set(SOURCES
   node_unary.c
   node_unary_quant.c
   xnn_backend.c
+  xnn_fold_clamp.c
   xnn_layout.c
   xnn_legacy_dq.c
   xnn_nodes.c
   xnn_quant.c
+  xnn_residency.c
   xnn_util.c
 )

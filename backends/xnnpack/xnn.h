@@ -1,6 +1,6 @@
 /* XnnpackBackend internals: the runtime graph built at init from a decoded
  * XNNGraph (format/xnngraph.h), shape propagation and per-node compute on
- * ptera's own kernels (XNNPACK.md §7-§9). Prefix px_.
+ * ptera's own kernels (docs/XNNPACK.md §7-§9). Prefix px_.
  *
  * Each node family lives in its own file and provides a reshape function
  * (checks datatypes and input shapes, sets the output shapes and the
@@ -30,6 +30,7 @@ typedef struct px_value {
   uint32_t nscales;
   const uint16_t *bscales;       /* blockwise (qbint4) bf16 scales [oc][ic / group_size], nbscales */
   uint32_t nbscales;
+  bool nchw;                     /* fp32 held in NCHW order between NCHW-route convolutions (xnn_residency.c) */
 } px_value;
 
 typedef struct px_graph {
@@ -49,6 +50,7 @@ typedef struct px_graph {
   size_t temp_size;
   size_t nthreads;               /* threads the workspaces are sized for */
   uint64_t packed_bytes;         /* what prepare steps allocated (weights packed at init) */
+  bool nchw_pref;                /* some convolution runs the NCHW route: the others take it where they can */
   ptera_kernel_ctx kctx;         /* carries the thread pool to the shared kernels */
 } px_graph;
 
@@ -160,6 +162,17 @@ PT_FUNC ptera_status px_dwconv2d_need_ws(px_graph *g, const pf_xnn_node *n);
 /* Whether Conv2d n at the current shapes runs faster through the NCHW route
  * of node_dwconv2d.c (the px_dwconv2d_* functions take Conv2d nodes too). */
 PT_FUNC bool px_conv_nchw_wins(const px_graph *g, const pf_xnn_node *n);
+/* Whether the NCHW route takes node n at the current shapes. */
+PT_FUNC bool px_conv_nchw_ok(const px_graph *g, const pf_xnn_node *n);
+/* Whether convolution node i (prepared) runs the NCHW route. */
+PT_FUNC bool px_conv_runs_nchw(const px_graph *g, uint32_t i);
+/* Init, before sizing: Clamps folded into the FullyConnected or
+ * convolution before them (xnn_fold_clamp.c). */
+PT_FUNC void px_fold_clamps(px_graph *g);
+/* Init, before the prepare steps: g->nchw_pref (xnn_residency.c). */
+PT_FUNC void px_plan_routes(px_graph *g);
+/* Init, after the prepare steps: marks the NCHW-resident values. */
+PT_FUNC void px_plan_residency(px_graph *g);
 PT_FUNC ptera_status px_deconv2d_reshape(px_graph *g, const pf_xnn_node *n);
 PT_FUNC ptera_status px_deconv2d_prepare(px_graph *g, const pf_xnn_node *n);
 PT_FUNC void px_deconv2d_run(px_graph *g, const pf_xnn_node *n);

@@ -1,6 +1,6 @@
 /* XnnpackBackend: init builds the runtime graph (values, constants, shapes,
  * buffers); execute binds the delegate's tensors, re-propagates shapes,
- * resizes the outputs and runs the nodes (XNNPACK.md §9). */
+ * resizes the outputs and runs the nodes (docs/XNNPACK.md §9). */
 #include "xnnpack/xnn_backend.h"
 
 #include <stdio.h>
@@ -280,9 +280,11 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
   /* Sizing pass over the stored shapes: checks every node and grows the
    * internal buffers and the scratch to what propagation needs. Then the
    * prepare steps pack constant operands (counted with the buffers). */
+  px_fold_clamps(g);
   g->sizing = true;
   ptera_status st = reshape_all(g);
   g->sizing = false;
+  if (st == PTERA_OK) px_plan_routes(g);
   for (g->cur = 0; g->cur < x->nnodes && st == PTERA_OK; g->cur++) {
     const pf_xnn_node *n = &x->nodes[g->cur];
     const px_node_impl *impl = px_node_impl_for(n->kind);
@@ -290,6 +292,7 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
   }
   g->cur = x->nnodes;
   if (st != PTERA_OK) return st;
+  px_plan_residency(g);
   uint64_t total = g->packed_bytes + g->temp_need; /* the scratch is the method's, sized by this request */
   for (uint32_t i = 0; i < x->nvalues; i++)
     if (!g->v[i].is_const && !g->v[i].def->flags && !pt_add_u64(total, g->v[i].cap, &total)) total = UINT64_MAX;

@@ -1,5 +1,5 @@
 /* The built-in XnnpackBackend: runs XNNPACK-delegated subgraphs
- * (XNNPACK.md) on ptera's own kernels. */
+ * (docs/XNNPACK.md) on ptera's own kernels. */
 #ifndef PX_XNN_BACKEND_H
 #define PX_XNN_BACKEND_H
 

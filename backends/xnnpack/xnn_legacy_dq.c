@@ -1,4 +1,4 @@
-/* The legacy dynamic-quantization encoding (XNNPACK.md §6.4): an fp32
+/* The legacy dynamic-quantization encoding (docs/XNNPACK.md §6.4): an fp32
  * external input marked dq_datatype = qint8 stands for itself, an internal
  * qdint8 value (per token, num_nonbatch_dims 1) and a Convert between them,
  * which every node reading the input reads instead. Rewrites the decoded

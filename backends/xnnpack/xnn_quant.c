@@ -70,3 +70,17 @@ pk_qs8_dot4_fn px_qs8_dot4(void) {
 #endif
   return pk_qs8_dot4_scalar;
 }
+
+pk_qs8_gemm_fn px_qs8_gemm(void) {
+  pk_isa isa = pk_isa_selected();
+#if defined(__x86_64__)
+  if (isa == PK_ISA_AVX512 && pk_isa_ext_available(PK_EXT_AVX512VNNI)) return pk_qs8_gemm_4x16c4_avx512vnni;
+  if ((isa == PK_ISA_AVX512 || isa == PK_ISA_AVX2) && pk_isa_ext_available(PK_EXT_AVXVNNI))
+    return pk_qs8_gemm_4x16c4_avxvnni;
+  if (isa == PK_ISA_AVX512 || isa == PK_ISA_AVX2) return pk_qs8_gemm_4x16c4_avx2;
+#elif defined(__aarch64__)
+  if (isa == PK_ISA_NEON) return pk_isa_ext_available(PK_EXT_DOTPROD) ? pk_qs8_gemm_4x16c4_neondot : pk_qs8_gemm_4x16c4_neon;
+#endif
+  (void)isa;
+  return pk_qs8_gemm_4x16c4_scalar;
+}

@@ -1,4 +1,4 @@
-/* Quantized nodes of the XnnpackBackend (XNNPACK.md §5-§6, §8, §8.1):
+/* Quantized nodes of the XnnpackBackend (docs/XNNPACK.md §5-§6, §8, §8.1):
  * helpers shared by the static qint8/quint8 nodes and the dynamic qdint8
  * ones, and their entry points. Prefix px_.
  *
@@ -43,6 +43,8 @@ static inline int32_t px_u4load(const uint8_t *p, size_t C, size_t r, size_t c) 
 
 /* The int8 dot micro-kernel for the selected ISA (kernels/cpu/isa.h). */
 PT_FUNC pk_qs8_dot4_fn px_qs8_dot4(void);
+/* The qs8 GEMM micro-kernel for the selected ISA and its extensions. */
+PT_FUNC pk_qs8_gemm_fn px_qs8_gemm(void);
 
 /* A real bound (output_min/max) quantized with the output's parameters and
  * saturated to the datatype's range; -inf/+inf give the range ends. */
@@ -77,6 +79,9 @@ PT_FUNC void px_convert_q8_run(px_graph *g, const pf_xnn_node *n);
 /* FullyConnected qdint8 x {qcint8, qcint4, qbint4} -> fp32 (node_fc_qd8.c). */
 PT_FUNC ptera_status px_fc_qd8_check(px_graph *g, const pf_xnn_node *n, size_t oc);
 PT_FUNC void px_fc_qd8_run(px_graph *g, const pf_xnn_node *n);
+/* Packs the filter into qs8 GEMM panels (init), and the scratch the run takes. */
+PT_FUNC ptera_status px_fc_qd8_prepare(px_graph *g, const pf_xnn_node *n);
+PT_FUNC size_t px_fc_qd8_workspace(const px_graph *g, const pf_xnn_node *n);
 /* Conv2d, DepthwiseConv2d, ConvTranspose2d with qint8/quint8 or qdint8
  * input (node_conv_quant.c). */
 PT_FUNC ptera_status px_conv_quant_reshape(px_graph *g, const pf_xnn_node *n);

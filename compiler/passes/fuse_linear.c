@@ -92,6 +92,7 @@ static bool pretranspose(pc_graph *g, const pc_mutation *m, int32_t k, int32_t w
   tt->dynamism = PTERA_SHAPE_STATIC;
   tt->data = d;
   tt->nbytes = tw->nbytes;
+  tt->source = tw->fqn ? tw->fqn : tw->source;
   tt->fqn = NULL;
   g->nodes[k].removed = true;
   return true;

@@ -92,6 +92,8 @@ typedef struct ptera_method_info {
   size_t num_delegates;
   size_t num_values;
   /* version 1 ends here */
+  size_t name_len; /* bytes of name (a name from a file may hold a NUL byte) */
+  /* version 2 ends here */
 } ptera_method_info;
 
 #define PTERA_METHOD_INFO_INIT PTERA_STRUCT_INIT(ptera_method_info)
@@ -110,6 +112,8 @@ typedef struct ptera_io_info {
   bool memory_planned;
   uint64_t nbytes;
   /* version 1 ends here */
+  size_t value_index; /* the method value it is (ptera_program_method_value, ptera/inspect.h) */
+  /* version 2 ends here */
 } ptera_io_info;
 
 #define PTERA_IO_INFO_INIT PTERA_STRUCT_INIT(ptera_io_info)

@@ -53,6 +53,13 @@ PTERA_API size_t ptera_dtype_size(int dtype);
 /* "Float", "Long", ... ; "Unknown" outside 0..29. */
 PTERA_API const char *ptera_dtype_name(int dtype);
 
+/* IEEE binary16 and bfloat16 bits to and from float, rounding to nearest
+ * even (NaN stays NaN, overflow gives infinity). */
+PTERA_API float ptera_half_to_float(uint16_t bits);
+PTERA_API uint16_t ptera_float_to_half(float value);
+PTERA_API float ptera_bfloat16_to_float(uint16_t bits);
+PTERA_API uint16_t ptera_float_to_bfloat16(float value);
+
 typedef enum ptera_dynamism {
   PTERA_SHAPE_STATIC = 0,
   PTERA_SHAPE_DYNAMIC_BOUND = 1,

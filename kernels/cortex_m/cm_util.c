@@ -104,72 +104,94 @@ ptera_status pk_cm_check_shifts(ptera_kernel_ctx *ctx, const char *op, const cha
   return PTERA_OK;
 }
 
-ptera_status pk_cm_conv_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
-                             const ptera_tensor *out, int32_t kh, int32_t kw,
-                             const int32_t stride[2], const int32_t pad[2], const int32_t dil[2],
-                             const int32_t *out_pad, pk_cm_conv *g) {
+ptera_status pk_cm_get_channel_params(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                      size_t i_bias, size_t i_mult, size_t oc, const int32_t **bias,
+                                      const int32_t **mult, const int32_t **shift) {
+  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, i_bias, "bias", oc, true, bias));
+  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, i_mult, "requantize_multipliers", oc, false, mult));
+  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, i_mult + 1, "requantize_shifts", oc, false, shift));
+  return pk_cm_check_shifts(ctx, op, "requantize_shifts", *shift, oc);
+}
+
+/* The batch, channel and kernel fields of g from in and out. */
+static ptera_status geom_start(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                               const ptera_tensor *out, pk_conv2d_geom *g) {
   PK_TRY(pk_cm_check_nhwc(ctx, op, "input", in));
   PK_TRY(pk_cm_check_nhwc(ctx, op, "out", out));
-  *g = (pk_cm_conv){.n = in->sizes[0], .ic = in->sizes[1], .ih = in->sizes[2], .iw = in->sizes[3],
-                    .oc = out->sizes[1], .oh = out->sizes[2], .ow = out->sizes[3], .kh = kh, .kw = kw};
-  if (out->sizes[0] != g->n)
+  if (out->sizes[0] != in->sizes[0])
     return ptera_kernel_fail(ctx, BAD, "%s: 'out' batch %d differs from the input's %d", op,
-                             (int)out->sizes[0], (int)g->n);
-  if (kh < 1 || kw < 1)
-    return ptera_kernel_fail(ctx, BAD, "%s: empty kernel %dx%d", op, (int)kh, (int)kw);
-  int64_t want[2];
-  const int32_t isz[2] = {g->ih, g->iw}, ksz[2] = {kh, kw};
+                             (int)out->sizes[0], (int)in->sizes[0]);
+  *g = (pk_conv2d_geom){.n = in->sizes[0], .c_in = in->sizes[1], .h = in->sizes[2], .w = in->sizes[3],
+                        .c_out = out->sizes[1], .layout = PK_CONV_NHWC};
+  return PTERA_OK;
+}
+
+/* pk_conv2d_geom_init, then out's extents against the computed ones. */
+static ptera_status geom_finish(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *out,
+                                pk_conv2d_geom *g) {
+  char msg[128];
+  if (pk_conv2d_geom_init(g, msg, sizeof msg) != PTERA_OK)
+    return ptera_kernel_fail(ctx, BAD, "%s: %s", op, msg);
+  if (g->oh != out->sizes[2] || g->ow != out->sizes[3])
+    return ptera_kernel_fail(ctx, BAD,
+                             "%s: 'out' is %dx%d but input %lldx%lld, kernel %lldx%lld, stride, "
+                             "padding and dilation give %lldx%lld",
+                             op, (int)out->sizes[2], (int)out->sizes[3], (long long)g->h,
+                             (long long)g->w, (long long)g->kh, (long long)g->kw,
+                             (long long)g->oh, (long long)g->ow);
+  return PTERA_OK;
+}
+
+ptera_status pk_cm_conv_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                             const ptera_tensor *out, int64_t groups, int32_t kh, int32_t kw,
+                             const int32_t stride[2], const int32_t pad[2], const int32_t dil[2],
+                             const int32_t *out_pad, pk_conv2d_geom *g) {
+  PK_TRY(geom_start(ctx, op, in, out, g));
+  g->groups = groups;
+  g->kh = kh;
+  g->kw = kw;
+  g->transposed = out_pad != NULL;
   for (int d = 0; d < 2; d++) {
     g->stride[d] = stride[d];
     g->pad[d] = pad[d];
     g->dil[d] = dil[d];
-    int64_t span = (int64_t)dil[d] * (ksz[d] - 1) + 1;
-    if (out_pad) {
-      if (out_pad[d] >= stride[d] && out_pad[d] >= dil[d])
-        return ptera_kernel_fail(ctx, BAD, "%s: output_padding %d must be below stride or dilation",
-                                 op, (int)out_pad[d]);
-      want[d] = ((int64_t)isz[d] - 1) * stride[d] - 2 * (int64_t)pad[d] + span + out_pad[d];
-    } else {
-      int64_t room = (int64_t)isz[d] + 2 * (int64_t)pad[d] - span;
-      want[d] = room < 0 ? -1 : room / stride[d] + 1;
-    }
+    if (out_pad && out_pad[d] >= stride[d] && out_pad[d] >= dil[d])
+      return ptera_kernel_fail(ctx, BAD, "%s: output_padding %d must be below stride or dilation",
+                               op, (int)out_pad[d]);
+    g->out_pad[d] = out_pad ? out_pad[d] : 0;
   }
-  if (want[0] != g->oh || want[1] != g->ow)
-    return ptera_kernel_fail(ctx, BAD,
-                             "%s: 'out' is %dx%d but input %dx%d, kernel %dx%d, stride, padding "
-                             "and dilation give %lldx%lld",
-                             op, (int)g->oh, (int)g->ow, (int)g->ih, (int)g->iw, (int)kh, (int)kw,
-                             (long long)want[0], (long long)want[1]);
-  return PTERA_OK;
+  return geom_finish(ctx, op, out, g);
 }
 
 ptera_status pk_cm_pool_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
                              const ptera_tensor *out, const int32_t kernel[2],
                              const int32_t stride[2], const int32_t pad[2], bool ceil_mode,
-                             pk_cm_conv *g) {
-  PK_TRY(pk_cm_check_nhwc(ctx, op, "input", in));
-  PK_TRY(pk_cm_check_nhwc(ctx, op, "out", out));
-  *g = (pk_cm_conv){.n = in->sizes[0], .ic = in->sizes[1], .ih = in->sizes[2], .iw = in->sizes[3],
-                    .oc = out->sizes[1], .oh = out->sizes[2], .ow = out->sizes[3],
-                    .kh = kernel[0], .kw = kernel[1], .dil = {1, 1}};
-  if (out->sizes[0] != g->n || g->oc != g->ic)
-    return ptera_kernel_fail(ctx, BAD, "%s: 'out' must have the batch and channels of 'input'", op);
-  const int32_t isz[2] = {g->ih, g->iw}, osz[2] = {g->oh, g->ow};
+                             pk_conv2d_geom *g) {
+  PK_TRY(geom_start(ctx, op, in, out, g));
+  if (g->c_out != g->c_in)
+    return ptera_kernel_fail(ctx, BAD, "%s: 'out' must have the channels of 'input'", op);
+  g->groups = 1;
+  g->kh = kernel[0];
+  g->kw = kernel[1];
+  g->ceil_mode = ceil_mode;
   for (int d = 0; d < 2; d++) {
     g->stride[d] = stride[d];
     g->pad[d] = pad[d];
-    int64_t room = (int64_t)isz[d] + 2 * (int64_t)pad[d] - kernel[d];
-    int64_t o = room < 0 ? -1 : room / stride[d] + 1;
-    if (room >= 0 && ceil_mode && room % stride[d] != 0) o++;
-    if (room >= 0 && ceil_mode && (o - 1) * stride[d] >= (int64_t)isz[d] + pad[d]) o--;
-    if (o != osz[d])
-      return ptera_kernel_fail(ctx, BAD,
-                               "%s: 'out' spatial dim %d is %d but input %d, kernel %d, stride %d, "
-                               "padding %d give %lld",
-                               op, d, (int)osz[d], (int)isz[d], (int)kernel[d], (int)stride[d],
-                               (int)pad[d], (long long)o);
+    g->dil[d] = 1;
   }
-  return PTERA_OK;
+  return geom_finish(ctx, op, out, g);
+}
+
+ptera_status pk_cm_pool_window(ptera_kernel_ctx *ctx, const char *op, const pk_conv2d_geom *g,
+                               int64_t oy, int64_t ox, int64_t w[4]) {
+  int64_t y0 = oy * g->stride[0] - g->pad[0], x0 = ox * g->stride[1] - g->pad[1];
+  w[0] = y0 < 0 ? 0 : y0;
+  w[1] = y0 + g->kh < g->h ? y0 + g->kh : g->h;
+  w[2] = x0 < 0 ? 0 : x0;
+  w[3] = x0 + g->kw < g->w ? x0 + g->kw : g->w;
+  if (w[1] > w[0] && w[3] > w[2]) return PTERA_OK;
+  return ptera_kernel_fail(ctx, BAD, "%s: the window of output (%d, %d) lies in the padding", op, (int)oy,
+                           (int)ox);
 }
 
 int8_t pk_cm_requant_out(int32_t acc, int32_t mult, int32_t shift, int32_t offset, int32_t lo,

@@ -1,11 +1,12 @@
-/* Argument reading shared by the cortex_m:: kernels (CORTEX_M.md §1): int8
+/* Argument reading shared by the cortex_m:: kernels (docs/CORTEX_M.md §1): int8
  * tensors, channels-last 4-D tensors, int ranges, requantization parameters,
- * activation clamps, per-channel int32 vectors and the 2-D convolution
- * geometry. Every failure is InvalidArgument with a message naming the
+ * activation clamps, per-channel int32 vectors, and the 2-D convolution
+ * geometry (the compute layer's, kernels/cpu/conv_geom.h). Every failure is InvalidArgument with a message naming the
  * argument. */
 #ifndef PK_CM_UTIL_H
 #define PK_CM_UTIL_H
 
+#include "cpu/conv_geom.h"
 #include "portable/util/pk.h"
 
 /* A Tensor argument of dtype Char (int8). */
@@ -42,27 +43,38 @@ PT_FUNC ptera_status pk_cm_get_i32_vec(ptera_kernel_ctx *ctx, const char *op, pt
 PT_FUNC ptera_status pk_cm_check_shifts(ptera_kernel_ctx *ctx, const char *op, const char *name,
                                         const int32_t *shift, size_t n);
 
-/* The geometry of a channels-last 2-D convolution. The one place that checks
- * it; switch to kernels/cpu/conv_geom.h (pk_conv2d_geom) when that lands. */
-typedef struct pk_cm_conv {
-  int32_t n, ih, iw, ic, oh, ow, oc, kh, kw;
-  int32_t stride[2], pad[2], dil[2];
-} pk_cm_conv;
-/* Fills g from in/out (NCHW logical sizes, channels-last memory), the kernel
- * size and the stride/padding/dilation (and, transposed, output_padding)
- * arguments, and checks the out size against PyTorch's formula. */
-PT_FUNC ptera_status pk_cm_conv_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
-                                     const ptera_tensor *out, int32_t kh, int32_t kw,
-                                     const int32_t stride[2], const int32_t pad[2],
-                                     const int32_t dil[2], const int32_t *out_pad, pk_cm_conv *g);
+/* The per-output-channel arguments of the int8 convolutions: bias
+ * (Tensor?, args[i_bias]; NULL when None), requantize_multipliers and
+ * requantize_shifts (args[i_mult], args[i_mult + 1]), each oc Int values,
+ * every shift within [-31, 31]. */
+PT_FUNC ptera_status pk_cm_get_channel_params(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
+                                              size_t i_bias, size_t i_mult, size_t oc, const int32_t **bias,
+                                              const int32_t **mult, const int32_t **shift);
 
-/* The same for 2-D pooling (dilation 1): kernel, stride and padding as given,
- * out size checked against o = (in + 2p - k) / s + 1, with ceil_mode rounding up
- * unless the last window would start in the padding; N and C of in and out equal. */
+/* The geometry of a channels-last 2-D convolution or pooling: the compute
+ * layer's pk_conv2d_geom (layout NHWC), filled from in and out (NCHW logical
+ * sizes, channels-last memory; equal batches), the groups, the kernel size
+ * and the stride/padding/dilation arguments, validated by
+ * pk_conv2d_geom_init, and out's height and width checked against the
+ * extents it computes. out_pad non-NULL: a transposed convolution with that
+ * output_padding (each below its stride or its dilation, as PyTorch asks). */
+PT_FUNC ptera_status pk_cm_conv_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
+                                     const ptera_tensor *out, int64_t groups, int32_t kh, int32_t kw,
+                                     const int32_t stride[2], const int32_t pad[2],
+                                     const int32_t dil[2], const int32_t *out_pad, pk_conv2d_geom *g);
+
+/* The same for 2-D pooling (dilation 1, out with the channels of in):
+ * kernel, stride and padding as given, ceil_mode as pk_conv2d_geom has it. */
 PT_FUNC ptera_status pk_cm_pool_init(ptera_kernel_ctx *ctx, const char *op, const ptera_tensor *in,
                                      const ptera_tensor *out, const int32_t kernel[2],
                                      const int32_t stride[2], const int32_t pad[2], bool ceil_mode,
-                                     pk_cm_conv *g);
+                                     pk_conv2d_geom *g);
+
+/* The in-bounds rows [w[0], w[1]) and columns [w[2], w[3]) of the window of
+ * output (oy, ox) of pooling g; fails (InvalidArgument) when the window
+ * lies wholly in the padding. */
+PT_FUNC ptera_status pk_cm_pool_window(ptera_kernel_ctx *ctx, const char *op, const pk_conv2d_geom *g,
+                                       int64_t oy, int64_t ox, int64_t w[4]);
 
 /* Operands of the int8 binary ops (quantized_add / quantized_mul): the same
  * sizes and layout for a, b and out, or channel broadcast: a and b 4-D with
@@ -78,7 +90,7 @@ PT_FUNC ptera_status pk_cm_binop_init(ptera_kernel_ctx *ctx, const char *op, con
                                       const ptera_tensor *b, const ptera_tensor *out,
                                       pk_cm_binop *bo);
 
-/* minimum / maximum (CORTEX_M.md §3.7): int8 self and other broadcast together
+/* minimum / maximum (docs/CORTEX_M.md §3.7): int8 self and other broadcast together
  * (rank <= 4, contiguous), out resized to the broadcast shape; out = min or max. */
 PT_FUNC ptera_status pk_cm_extreme(ptera_kernel_ctx *ctx, const char *op, ptera_value **args,
                                    size_t nargs, bool is_max);

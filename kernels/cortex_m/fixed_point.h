@@ -1,5 +1,5 @@
 /* CMSIS-NN fixed-point arithmetic (scalar reference path, default build
- * options), shared by every cortex_m:: kernel; spec CORTEX_M.md §2. All
+ * options), shared by every cortex_m:: kernel; spec docs/CORTEX_M.md §2. All
  * results are what 32-bit two's complement hardware computes: intermediate
  * int32 products and sums wrap instead of being undefined. */
 #ifndef PK_CM_FIXED_POINT_H

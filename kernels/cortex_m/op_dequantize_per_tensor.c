@@ -1,6 +1,6 @@
 /* cortex_m::dequantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min,
  * int quant_max, ScalarType dtype, *, Tensor(a!) out): Char or Short input (of dtype) to
- * Float, y = (float)(q - zero_point) * (float)scale (CORTEX_M.md §3.2), computed by the
+ * Float, y = (float)(q - zero_point) * (float)scale (docs/CORTEX_M.md §3.2), computed by the
  * quantized_decomposed per-tensor path. */
 #include "builtin.h"
 #include "cortex_m/cm_util.h"

@@ -1,6 +1,6 @@
 /* cortex_m::maximum.out(Tensor self, Tensor other, *, Tensor(a!) out): the larger of two int8
  * tensors broadcast together (rank <= 4), out resized to the broadcast shape
- * (CORTEX_M.md §3.7). */
+ * (docs/CORTEX_M.md §3.7). */
 #include "builtin.h"
 #include "cortex_m/cm_util.h"
 

@@ -2,7 +2,7 @@
  * Tensor(a!) out): int8 constant padding of a rank 1..4 tensor in memory order: the
  * input's physical (dim-order) sizes right-aligned into 4 dims, entry d of pre_pad /
  * post_pad padding physical dim d; out is filled with pad_value and the input copied at
- * offset pre_pad (CORTEX_M.md §3.11). */
+ * offset pre_pad (docs/CORTEX_M.md §3.11). */
 #include <string.h>
 
 #include "builtin.h"

@@ -1,7 +1,7 @@
 /* cortex_m::quantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min,
  * int quant_max, ScalarType dtype, *, Tensor(a!) out): Float input to Char or Short,
  * q = clamp(zero_point + nearbyint((1.0f / (float)scale) * x), quant_min, quant_max)
- * (CORTEX_M.md §3.1), computed by the quantized_decomposed per-tensor path. */
+ * (docs/CORTEX_M.md §3.1), computed by the quantized_decomposed per-tensor path. */
 #include "builtin.h"
 #include "cortex_m/cm_util.h"
 #include "quantized/quant_group.h"

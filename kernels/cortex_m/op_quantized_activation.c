@@ -1,6 +1,6 @@
 /* cortex_m::quantized_activation.out(Tensor input, Tensor lut, *, Tensor(a!) out): int8
  * table lookup out[i] = lut[input[i] + 128] over equal-sized, equally laid out input and
- * out; lut holds 256 entries (CORTEX_M.md §3.6). */
+ * out; lut holds 256 entries (docs/CORTEX_M.md §3.6). */
 #include "builtin.h"
 #include "cortex_m/cm_util.h"
 

@@ -2,7 +2,7 @@
  * int self_shift, Tensor other, int other_zero_point, int other_multiplier, int other_shift,
  * int output_zero_point, int output_multiplier, int output_shift, int activation_min,
  * int activation_max, *, Tensor(a!) out): CMSIS arm_elementwise_add_s8 with left shift 20
- * (CORTEX_M.md §3.3):
+ * (docs/CORTEX_M.md §3.3):
  *   a = requant((x1 - zp1) << 20, m1, s1), b = requant((x2 - zp2) << 20, m2, s2),
  *   y = clamp(requant(a + b, m_out, s_out) + zp_out, act_min, act_max). */
 #include "builtin.h"

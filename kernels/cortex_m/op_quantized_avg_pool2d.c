@@ -1,6 +1,6 @@
 /* cortex_m::quantized_avg_pool2d.out(Tensor input, int[] kernel_size, int[] stride,
  * int[] padding, bool ceil_mode, int zero_point, int multiplier, int shift, Tensor scratch,
- * *, Tensor(a!) out) (CORTEX_M.md §3.15): channels-last int8; each output is the mean of
+ * *, Tensor(a!) out) (docs/CORTEX_M.md §3.15): channels-last int8; each output is the mean of
  * the window's in-bounds raw values (padding counts for neither sum nor count), rounded half
  * away from zero. zero_point, multiplier and shift are accepted and unused (input and output
  * share quantization). */
@@ -23,26 +23,21 @@ ptera_status pk_cm_quantized_avg_pool2d_out(ptera_kernel_ctx *ctx, ptera_value *
   PK_TRY(pk_cm_get_requant(ctx, op, args, 6, 7, &mult, &shift));
   PK_TRY(pk_get_tensor(ctx, op, args, 8, "scratch", &scratch));
   PK_TRY(pk_cm_get_i8(ctx, op, args, 9, "out", &out));
-  pk_cm_conv g;
+  pk_conv2d_geom g;
   PK_TRY(pk_cm_pool_init(ctx, op, in, out, kernel, stride, pad, ceil_mode, &g));
   const int8_t *x = in->data;
   int8_t *y = out->data;
   for (int32_t n = 0; n < g.n; n++)
     for (int32_t oy = 0; oy < g.oh; oy++)
       for (int32_t ox = 0; ox < g.ow; ox++) {
-        int64_t y0 = (int64_t)oy * g.stride[0] - g.pad[0], x0 = (int64_t)ox * g.stride[1] - g.pad[1];
-        int64_t y1 = y0 + g.kh < g.ih ? y0 + g.kh : g.ih, x1 = x0 + g.kw < g.iw ? x0 + g.kw : g.iw;
-        y0 = y0 < 0 ? 0 : y0;
-        x0 = x0 < 0 ? 0 : x0;
+        int64_t win[4];
+        PK_TRY(pk_cm_pool_window(ctx, op, &g, oy, ox, win));
+        const int64_t y0 = win[0], y1 = win[1], x0 = win[2], x1 = win[3];
         int64_t cnt = (y1 - y0) * (x1 - x0);
-        if (y1 <= y0 || x1 <= x0)
-          return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                                   "%s: the window of output (%d, %d) lies in the padding", op,
-                                   (int)oy, (int)ox);
-        for (int32_t c = 0; c < g.ic; c++) {
+        for (int32_t c = 0; c < g.c_in; c++) {
           int64_t sum = 0;
           for (int64_t iy = y0; iy < y1; iy++)
-            for (int64_t ix = x0; ix < x1; ix++) sum += x[(((size_t)n * g.ih + iy) * g.iw + ix) * g.ic + c];
+            for (int64_t ix = x0; ix < x1; ix++) sum += x[(((size_t)n * g.h + iy) * g.w + ix) * g.c_in + c];
           int64_t avg = sum > 0 ? (sum + cnt / 2) / cnt : (sum - cnt / 2) / cnt;
           *y++ = (int8_t)(avg < INT8_MIN ? INT8_MIN : avg > INT8_MAX ? INT8_MAX : avg);
         }

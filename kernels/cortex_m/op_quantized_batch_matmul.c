@@ -1,6 +1,6 @@
 /* cortex_m::quantized_batch_matmul.out(Tensor lhs, int lhs_zero_point, Tensor rhs_transposed,
  * int rhs_zero_point, int output_zero_point, int output_multiplier, int output_shift,
- * Tensor scratch, *, Tensor(a!) out) (CORTEX_M.md §3.17): int8 lhs [B, M, K],
+ * Tensor scratch, *, Tensor(a!) out) (docs/CORTEX_M.md §3.17): int8 lhs [B, M, K],
  * rhs_transposed [B, N, K], out [B, M, N]; the "zero points" are CMSIS offsets:
  *   acc = sum_k (lhs + lhs_zero_point) * (rhs_t + rhs_zero_point),
  *   y = clamp(requant(acc, m, s) + output_zero_point, -128, 127). scratch is unused. */

@@ -2,7 +2,7 @@
  * int[] stride, int[] padding, int[] dilation, int depth_multiplier, int input_offset,
  * int output_offset, Tensor requantize_multipliers, Tensor requantize_shifts,
  * int activation_min, int activation_max, Tensor scratch, *, Tensor(a!) out)
- * (CORTEX_M.md §3.13): batch 1, channels-last, weight [1, KH, KW, C_out] with
+ * (docs/CORTEX_M.md §3.13): batch 1, channels-last, weight [1, KH, KW, C_out] with
  * C_out = C_in * depth_multiplier; output channel oc = ic * depth_multiplier + m reads
  * input channel ic only. Requantization as quantized_conv2d. */
 #include "builtin.h"
@@ -31,34 +31,32 @@ ptera_status pk_cm_quantized_depthwise_conv2d_out(ptera_kernel_ctx *ctx, ptera_v
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: 'weight' must be [1, KH, KW, C_out]",
                              op);
   PK_TRY(pk_cm_check_contiguous(ctx, op, "weight", w));
-  pk_cm_conv g;
-  PK_TRY(pk_cm_conv_init(ctx, op, in, out, w->sizes[1], w->sizes[2], stride, pad, dil, NULL, &g));
+  pk_conv2d_geom g;
+  PK_TRY(pk_cm_conv_init(ctx, op, in, out, in->sizes[1], w->sizes[1], w->sizes[2], stride, pad, dil, NULL,
+                         &g));
   if (g.n != 1)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT, "%s: batch must be 1, got %d", op, (int)g.n);
-  if ((int64_t)g.ic * dm != g.oc || w->sizes[3] != g.oc)
+  if ((int64_t)g.c_in * dm != g.c_out || w->sizes[3] != g.c_out)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: C_out %d and weight.size(3) %d must equal C_in %d x "
                              "depth_multiplier %d",
-                             op, (int)g.oc, (int)w->sizes[3], (int)g.ic, (int)dm);
-  size_t oc = (size_t)g.oc;
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 2, "bias", oc, true, &bias));
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 9, "requantize_multipliers", oc, false, &mult));
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 10, "requantize_shifts", oc, false, &shift));
-  PK_TRY(pk_cm_check_shifts(ctx, op, "requantize_shifts", shift, oc));
+                             op, (int)g.c_out, (int)w->sizes[3], (int)g.c_in, (int)dm);
+  size_t oc = (size_t)g.c_out;
+  PK_TRY(pk_cm_get_channel_params(ctx, op, args, 2, 9, oc, &bias, &mult, &shift));
   const int8_t *x = in->data, *wt = w->data;
   int8_t *y = out->data;
   for (int32_t oy = 0; oy < g.oh; oy++)
     for (int32_t ox = 0; ox < g.ow; ox++)
-      for (int32_t o = 0; o < g.oc; o++) {
+      for (int32_t o = 0; o < g.c_out; o++) {
         int32_t acc = bias ? bias[o] : 0, c = o / dm;
         for (int32_t ky = 0; ky < g.kh; ky++) {
           int64_t iy = (int64_t)oy * g.stride[0] - g.pad[0] + (int64_t)ky * g.dil[0];
-          if (iy < 0 || iy >= g.ih) continue;
+          if (iy < 0 || iy >= g.h) continue;
           for (int32_t kx = 0; kx < g.kw; kx++) {
             int64_t ix = (int64_t)ox * g.stride[1] - g.pad[1] + (int64_t)kx * g.dil[1];
-            if (ix < 0 || ix >= g.iw) continue;
-            int32_t xv = x[((size_t)iy * g.iw + ix) * g.ic + c] + io;
-            acc = pk_fx_add(acc, xv * wt[((size_t)ky * g.kw + kx) * g.oc + o]);
+            if (ix < 0 || ix >= g.w) continue;
+            int32_t xv = x[((size_t)iy * g.w + ix) * g.c_in + c] + io;
+            acc = pk_fx_add(acc, xv * wt[((size_t)ky * g.kw + kx) * g.c_out + o]);
           }
         }
         *y++ = pk_cm_requant_out(acc, mult[o], shift[o], oo, lo, hi);

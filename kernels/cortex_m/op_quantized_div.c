@@ -1,6 +1,6 @@
 /* cortex_m::quantized_div.out(Tensor self, int self_zero_point, Tensor other,
  * int other_zero_point, int output_zero_point, float output_scale, *, Tensor(a!) out):
- * Char or Short tensors of one dtype and equal sizes; in float32 (CORTEX_M.md §3.5)
+ * Char or Short tensors of one dtype and equal sizes; in float32 (docs/CORTEX_M.md §3.5)
  * q = d != 0 ? (float)(x1 - zp1) / (float)(x2 - zp2) : 0, y = roundf(q * eff) + zp_out
  * clamped to the dtype's range, eff = (float)output_scale. */
 #include "builtin.h"

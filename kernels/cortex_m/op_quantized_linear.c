@@ -1,7 +1,7 @@
 /* cortex_m::quantized_linear.out(Tensor input, Tensor weights, Tensor? bias,
  * Tensor? kernel_sum, int input_offset, int filter_offset, int output_offset,
  * int[] requantize_multipliers, int[] requantize_shifts, int activation_max,
- * int activation_min, *, Tensor(a!) out) (CORTEX_M.md §3.8): input [..., K] int8,
+ * int activation_min, *, Tensor(a!) out) (docs/CORTEX_M.md §3.8): input [..., K] int8,
  * weights [N, K], out [..., N];
  *   acc = sum_k (x + input_offset) * (w + filter_offset) + bias[o], or, given kernel_sum,
  *   acc = kernel_sum[o] + sum_k x * (w + filter_offset);

@@ -1,6 +1,6 @@
 /* cortex_m::quantized_max_pool2d.out(Tensor input, int[] kernel_size, int[] stride,
  * int[] padding, int[] dilation, bool ceil_mode, int input_zero_point, int output_zero_point,
- * int activation_min, int activation_max, *, Tensor(a!) out) (CORTEX_M.md §3.16):
+ * int activation_min, int activation_max, *, Tensor(a!) out) (docs/CORTEX_M.md §3.16):
  * channels-last int8; the maximum of each window's in-bounds values clamped to
  * [activation_min, activation_max]. Dilation 1, no ceil_mode, equal zero points. */
 #include "builtin.h"
@@ -30,26 +30,21 @@ ptera_status pk_cm_quantized_max_pool2d_out(ptera_kernel_ctx *ctx, ptera_value *
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: input_zero_point %d and output_zero_point %d must be equal", op,
                              (int)zi, (int)zo);
-  pk_cm_conv g;
+  pk_conv2d_geom g;
   PK_TRY(pk_cm_pool_init(ctx, op, in, out, kernel, stride, pad, false, &g));
   const int8_t *x = in->data;
   int8_t *y = out->data;
   for (int32_t n = 0; n < g.n; n++)
     for (int32_t oy = 0; oy < g.oh; oy++)
       for (int32_t ox = 0; ox < g.ow; ox++) {
-        int64_t y0 = (int64_t)oy * g.stride[0] - g.pad[0], x0 = (int64_t)ox * g.stride[1] - g.pad[1];
-        int64_t y1 = y0 + g.kh < g.ih ? y0 + g.kh : g.ih, x1 = x0 + g.kw < g.iw ? x0 + g.kw : g.iw;
-        y0 = y0 < 0 ? 0 : y0;
-        x0 = x0 < 0 ? 0 : x0;
-        if (y1 <= y0 || x1 <= x0)
-          return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
-                                   "%s: the window of output (%d, %d) lies in the padding", op,
-                                   (int)oy, (int)ox);
-        for (int32_t c = 0; c < g.ic; c++) {
+        int64_t win[4];
+        PK_TRY(pk_cm_pool_window(ctx, op, &g, oy, ox, win));
+        const int64_t y0 = win[0], y1 = win[1], x0 = win[2], x1 = win[3];
+        for (int32_t c = 0; c < g.c_in; c++) {
           int32_t mx = INT8_MIN;
           for (int64_t iy = y0; iy < y1; iy++)
             for (int64_t ix = x0; ix < x1; ix++) {
-              int32_t v = x[(((size_t)n * g.ih + iy) * g.iw + ix) * g.ic + c];
+              int32_t v = x[(((size_t)n * g.h + iy) * g.w + ix) * g.c_in + c];
               mx = v > mx ? v : mx;
             }
           *y++ = (int8_t)pk_fx_clamp(mx, lo, hi);

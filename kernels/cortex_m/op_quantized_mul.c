@@ -1,7 +1,7 @@
 /* cortex_m::quantized_mul.out(Tensor self, int self_zero_point, Tensor other,
  * int other_zero_point, int output_zero_point, int output_multiplier, int output_shift, *,
  * Tensor(a!) out): y = clamp(requant((x1 - zp1) * (x2 - zp2), m, s) + zp_out, -128, 127)
- * (CMSIS arm_elementwise_mul_s8; CORTEX_M.md §3.4), shapes as quantized_add. */
+ * (CMSIS arm_elementwise_mul_s8; docs/CORTEX_M.md §3.4), shapes as quantized_add. */
 #include "builtin.h"
 #include "cortex_m/cm_util.h"
 #include "cortex_m/fixed_point.h"

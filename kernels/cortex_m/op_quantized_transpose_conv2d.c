@@ -2,7 +2,7 @@
  * int[] stride, int[] padding, int[] output_padding, int[] dilation, int input_offset,
  * int output_offset, Tensor requantize_multipliers, Tensor requantize_shifts,
  * int activation_min, int activation_max, Tensor scratch, Tensor output_scratch, *,
- * Tensor(a!) out) (CORTEX_M.md §3.14): channels-last int8, weight [C_out, KH, KW, C_in],
+ * Tensor(a!) out) (docs/CORTEX_M.md §3.14): channels-last int8, weight [C_out, KH, KW, C_in],
  * groups and dilation 1. Input pixel (iy, ix) reaches output (iy*stride - pad + ky, ...);
  * computed here in gather form, requantization as quantized_conv2d. */
 #include "builtin.h"
@@ -40,33 +40,30 @@ ptera_status pk_cm_quantized_transpose_conv2d_out(ptera_kernel_ctx *ctx, ptera_v
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: 'weight' must be 4-D [C_out, KH, KW, C_in]", op);
   PK_TRY(pk_cm_check_contiguous(ctx, op, "weight", w));
-  pk_cm_conv g;
-  PK_TRY(pk_cm_conv_init(ctx, op, in, out, w->sizes[1], w->sizes[2], stride, pad, dil, opad, &g));
-  if (w->sizes[0] != g.oc || w->sizes[3] != g.ic)
+  pk_conv2d_geom g;
+  PK_TRY(pk_cm_conv_init(ctx, op, in, out, 1, w->sizes[1], w->sizes[2], stride, pad, dil, opad, &g));
+  if (w->sizes[0] != g.c_out || w->sizes[3] != g.c_in)
     return ptera_kernel_fail(ctx, PTERA_INVALID_ARGUMENT,
                              "%s: 'weight' [%d, _, _, %d] must be [C_out = %d, KH, KW, C_in = %d]",
-                             op, (int)w->sizes[0], (int)w->sizes[3], (int)g.oc, (int)g.ic);
-  size_t oc = (size_t)g.oc;
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 2, "bias", oc, true, &bias));
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 9, "requantize_multipliers", oc, false, &mult));
-  PK_TRY(pk_cm_get_i32_vec(ctx, op, args, 10, "requantize_shifts", oc, false, &shift));
-  PK_TRY(pk_cm_check_shifts(ctx, op, "requantize_shifts", shift, oc));
+                             op, (int)w->sizes[0], (int)w->sizes[3], (int)g.c_out, (int)g.c_in);
+  size_t oc = (size_t)g.c_out;
+  PK_TRY(pk_cm_get_channel_params(ctx, op, args, 2, 9, oc, &bias, &mult, &shift));
   const int8_t *x = in->data, *wt = w->data;
   int8_t *y = out->data;
   for (int32_t n = 0; n < g.n; n++)
     for (int32_t oy = 0; oy < g.oh; oy++)
       for (int32_t ox = 0; ox < g.ow; ox++)
-        for (int32_t o = 0; o < g.oc; o++) {
+        for (int32_t o = 0; o < g.c_out; o++) {
           int32_t acc = bias ? bias[o] : 0;
           for (int32_t ky = 0; ky < g.kh; ky++) {
-            int64_t iy = src_index(oy, ky, g.stride[0], g.pad[0], g.ih);
+            int64_t iy = src_index(oy, ky, g.stride[0], g.pad[0], g.h);
             if (iy < 0) continue;
             for (int32_t kx = 0; kx < g.kw; kx++) {
-              int64_t ix = src_index(ox, kx, g.stride[1], g.pad[1], g.iw);
+              int64_t ix = src_index(ox, kx, g.stride[1], g.pad[1], g.w);
               if (ix < 0) continue;
-              const int8_t *xp = x + (((size_t)n * g.ih + iy) * g.iw + ix) * g.ic;
-              const int8_t *wp = wt + (((size_t)o * g.kh + ky) * g.kw + kx) * g.ic;
-              for (int32_t c = 0; c < g.ic; c++) acc = pk_fx_add(acc, (xp[c] + io) * wp[c]);
+              const int8_t *xp = x + (((size_t)n * g.h + iy) * g.w + ix) * g.c_in;
+              const int8_t *wp = wt + (((size_t)o * g.kh + ky) * g.kw + kx) * g.c_in;
+              for (int32_t c = 0; c < g.c_in; c++) acc = pk_fx_add(acc, (xp[c] + io) * wp[c]);
             }
           }
           *y++ = pk_cm_requant_out(acc, mult[o], shift[o], oo, lo, hi);

@@ -1,6 +1,6 @@
 /* cortex_m::softmax.out(Tensor input, int dim, int input_zero_point, int output_zero_point,
  * int input_multiplier, int input_shift, int diff_min, *, Tensor(a!) out): int8 softmax
- * over the last dim with CMSIS arm_softmax_s8's fixed-point algorithm (CORTEX_M.md §3.9);
+ * over the last dim with CMSIS arm_softmax_s8's fixed-point algorithm (docs/CORTEX_M.md §3.9);
  * the output scale is 1/256 with zero point -128. */
 #include "builtin.h"
 #include "cortex_m/cm_util.h"

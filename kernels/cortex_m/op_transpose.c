@@ -1,6 +1,6 @@
 /* cortex_m::transpose.out(Tensor input, int[] perm, *, Tensor(a!) out): int8 permutation of
  * a rank 1..4 tensor, out.sizes[k] = in.sizes[perm[k]], both read and written in logical
- * (row-major) order whatever their dim orders (CORTEX_M.md §3.10). */
+ * (row-major) order whatever their dim orders (docs/CORTEX_M.md §3.10). */
 #include "builtin.h"
 #include "cortex_m/cm_util.h"
 

@@ -17,12 +17,14 @@ static bool in_range(int64_t v, int64_t min) { return v >= min && v <= INT32_MAX
 
 /* One output extent; all inputs are in [0, INT32_MAX] (k, s, d >= 1), so no
  * intermediate leaves int64_t: each term is below 2^62 and there are three. */
-static int64_t out_extent(bool transposed, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d,
-                          int64_t op) {
-  int64_t span = d * (k - 1);
-  if (transposed) return (in - 1) * s - 2 * p + span + op + 1;
+static int64_t out_extent(const pk_conv2d_geom *g, int i, int64_t in, int64_t k) {
+  int64_t s = g->stride[i], p = g->pad[i], span = g->dil[i] * (k - 1);
+  if (g->transposed) return (in - 1) * s - 2 * p + span + g->out_pad[i] + 1;
   int64_t num = in + 2 * p - span - 1;
-  return num < 0 ? 0 : num / s + 1;
+  if (num < 0) return 0;
+  if (!g->ceil_mode) return num / s + 1;
+  int64_t o = (num + s - 1) / s + 1;
+  return (o - 1) * s >= in + p ? o - 1 : o;
 }
 
 ptera_status pk_conv2d_geom_init(pk_conv2d_geom *g, char *msg, size_t cap) {
@@ -46,8 +48,9 @@ ptera_status pk_conv2d_geom_init(pk_conv2d_geom *g, char *msg, size_t cap) {
     if (!in_range(g->out_pad[i], 0))
       return geom_fail(msg, cap, "'output_padding' %lld must lie in [0, 2^31)", (long long)g->out_pad[i]);
   }
-  g->oh = out_extent(g->transposed, g->h, g->kh, g->stride[0], g->pad[0], g->dil[0], g->out_pad[0]);
-  g->ow = out_extent(g->transposed, g->w, g->kw, g->stride[1], g->pad[1], g->dil[1], g->out_pad[1]);
+  if (g->transposed && g->ceil_mode) return geom_fail(msg, cap, "a transposed convolution has no ceil_mode");
+  g->oh = out_extent(g, 0, g->h, g->kh);
+  g->ow = out_extent(g, 1, g->w, g->kw);
   if (g->oh <= 0 || g->ow <= 0 || g->oh > INT32_MAX || g->ow > INT32_MAX) {
     return geom_fail(msg, cap, "the kernel does not fit the padded input (output size %lld x %lld)",
                      (long long)g->oh, (long long)g->ow);

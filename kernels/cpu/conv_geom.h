@@ -8,7 +8,10 @@
  * output channels, each group seeing c_in / groups and producing
  * c_out / groups. Transposed: out = (in - 1) * stride - 2 * pad
  * + dil * (k - 1) + out_pad + 1; otherwise out = (in + 2 * pad
- * - dil * (k - 1) - 1) / stride + 1. Prefix pk_. */
+ * - dil * (k - 1) - 1) / stride + 1, rounded up instead with ceil_mode
+ * (pooling windows, PyTorch's rule: then the last window must start inside
+ * the input or its leading padding, or it is dropped). Pooling fills it as
+ * a convolution with c_out = c_in and groups 1. Prefix pk_. */
 #ifndef PK_CPU_CONV_GEOM_H
 #define PK_CPU_CONV_GEOM_H
 
@@ -29,12 +32,13 @@ typedef struct pk_conv2d_geom {
   int64_t stride[2], pad[2], dil[2], out_pad[2]; /* [0] rows, [1] columns */
   pk_conv_layout layout;
   bool transposed;
+  bool ceil_mode; /* not with transposed */
   int64_t oh, ow; /* computed by pk_conv2d_geom_init */
 } pk_conv2d_geom;
 
 /* Checks the input fields: n, c_in, c_out, h, w >= 0; groups >= 1 dividing
  * c_in and c_out; kh, kw >= 1; stride, dil >= 1; pad, out_pad >= 0; every
- * value at most INT32_MAX. Then computes oh, ow without overflow and requires
+ * value at most INT32_MAX; not both transposed and ceil_mode. Then computes oh, ow without overflow and requires
  * both in [1, INT32_MAX] (the kernel fits the padded input). On failure
  * returns PTERA_INVALID_ARGUMENT and writes what is wrong to msg[cap] (a
  * sentence fragment without the op's name). */

@@ -1,5 +1,6 @@
 # Micro-kernels (kernels/cpu/ukernels/<op>/<dtype>-<op>-<tile>-<isa>.c): each file is
-# compiled with its own ISA's flags and only for the architecture that has it.
+# compiled with its own ISA's flags and only for the architecture that has it
+# (the ISA extensions of isa.h too: -avx512vnni, -avxvnni, -neondot).
 # ptera_cpu_isa_sources(<list var>) applies that to the CPU kernel library's
 # sources (kernels/cpu/sources.cmake, through cmake/layers.cmake).
 set(_pk_x86 FALSE)
@@ -18,6 +19,22 @@ function(ptera_cpu_isa_sources var)
       endif()
       set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS
         "-mavx512f;-mavx512bw;-mavx512dq;-mavx512vl;-mavx2;-mfma;-mf16c")
+    elseif(src MATCHES "/ukernels/.*-avx512vnni\\.c$")
+      if(NOT _pk_x86)
+        continue()
+      endif()
+      set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS
+        "-mavx512f;-mavx512bw;-mavx512dq;-mavx512vl;-mavx512vnni;-mavx2;-mfma")
+    elseif(src MATCHES "/ukernels/.*-avxvnni\\.c$")
+      if(NOT _pk_x86)
+        continue()
+      endif()
+      set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma;-mavxvnni")
+    elseif(src MATCHES "/ukernels/.*-neondot\\.c$")
+      if(NOT _pk_arm64)
+        continue()
+      endif()
+      set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-march=armv8.2-a+dotprod")
     elseif(src MATCHES "/ukernels/.*-avx2\\.c$")
       if(NOT _pk_x86)
         continue()

@@ -10,6 +10,9 @@
 #define PK_X86 1
 #elif defined(__aarch64__)
 #define PK_ARM64 1
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
 #endif
 
 static const char *const pk_isa_names[PK_ISA_COUNT] = {"scalar", "avx2", "avx512", "neon"};
@@ -40,9 +43,46 @@ static bool cpu_has(pk_isa isa) {
   }
   return false;
 }
+
+static bool cpu_has_ext(pk_isa_ext ext) {
+  unsigned int a, b, c, d;
+  if (ext == PK_EXT_AVX512VNNI)
+    return cpu_has(PK_ISA_AVX512) && __get_cpuid_count(7, 0, &a, &b, &c, &d) && ((c >> 11) & 1);
+  if (ext == PK_EXT_AVXVNNI)
+    return cpu_has(PK_ISA_AVX2) && __get_cpuid_count(7, 1, &a, &b, &c, &d) && ((a >> 4) & 1);
+  return false;
+}
 #elif defined(PK_ARM64)
 static bool cpu_has(pk_isa isa) { return isa == PK_ISA_NEON; /* AdvSIMD is mandatory on AArch64 */ }
+
+static bool cpu_has_ext(pk_isa_ext ext) {
+#if defined(__linux__)
+  return ext == PK_EXT_DOTPROD && (getauxval(AT_HWCAP) & (1ul << 20)); /* HWCAP_ASIMDDP */
+#else
+  (void)ext;
+  return false;
 #endif
+}
+#endif
+
+/* Bit e set: extension e is usable; detected once (cpuid is slow, and traps
+ * in virtual machines), PTERA_ISA_EXT=none read then too. Several threads
+ * may detect at once: they store the same value. */
+static _Atomic int ext_bits = -1;
+
+bool pk_isa_ext_available(pk_isa_ext ext) {
+  int bits = atomic_load_explicit(&ext_bits, memory_order_relaxed);
+  if (bits < 0) {
+    const char *e = getenv("PTERA_ISA_EXT");
+    bits = 0;
+#if defined(PK_X86) || defined(PK_ARM64)
+    for (int i = 0; i < PK_EXT_COUNT && !(e && strcmp(e, "none") == 0); i++)
+      if (cpu_has_ext((pk_isa_ext)i)) bits |= 1 << i;
+#endif
+    atomic_store_explicit(&ext_bits, bits, memory_order_relaxed);
+  }
+  return (unsigned)ext < PK_EXT_COUNT && ((bits >> ext) & 1);
+}
 
 bool pk_isa_available(pk_isa isa) {
   switch (isa) {

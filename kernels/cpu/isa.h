@@ -32,4 +32,17 @@ PT_FUNC pk_isa pk_isa_force(pk_isa isa);
 /* "scalar", "avx2", "avx512", "neon". */
 PT_FUNC const char *pk_isa_name(pk_isa isa);
 
+/* Extensions some micro-kernels use on top of a variant, detected the same
+ * way. A kernel for one is chosen only when the selected variant is its base
+ * and pk_isa_ext_available says yes; the environment variable
+ * PTERA_ISA_EXT=none (read once) turns every extension off, so tests reach
+ * the base kernels on any CPU. */
+typedef enum pk_isa_ext {
+  PK_EXT_AVX512VNNI = 0, /* AVX512-VNNI (vpdpbusd on zmm), base avx512 */
+  PK_EXT_AVXVNNI = 1,    /* AVX-VNNI (VEX vpdpbusd on ymm), base avx2 or avx512 */
+  PK_EXT_DOTPROD = 2,    /* Armv8.2 DotProd (sdot), base neon */
+  PK_EXT_COUNT
+} pk_isa_ext;
+PT_FUNC bool pk_isa_ext_available(pk_isa_ext ext);
+
 #endif

@@ -38,6 +38,12 @@ set(SOURCES
   ukernels/gemm/f32-gemm-8x12-neon.c
   ukernels/gemm_qs8/qs8-dot4-avx2.c
   ukernels/gemm_qs8/qs8-dot4-scalar.c
+  ukernels/gemm_qs8/qs8-gemm-4x16c4-avx2.c
+  ukernels/gemm_qs8/qs8-gemm-4x16c4-avx512vnni.c
+  ukernels/gemm_qs8/qs8-gemm-4x16c4-avxvnni.c
+  ukernels/gemm_qs8/qs8-gemm-4x16c4-neon.c
+  ukernels/gemm_qs8/qs8-gemm-4x16c4-neondot.c
+  ukernels/gemm_qs8/qs8-gemm-4x16c4-scalar.c
   ukernels/pool/f32-avgpool2d-avx2.c
   ukernels/pool/f32-avgpool2d-avx512.c
   ukernels/pool/f32-avgpool2d-neon.c

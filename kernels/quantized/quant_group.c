@@ -75,7 +75,49 @@ void pk_quantize_groups(const ptera_tensor *in, ptera_tensor *out, const pk_qgro
   }
 }
 
+/* Whether t's elements lie in row-major order without gaps. */
+static bool row_major(const ptera_tensor *t) {
+  int64_t s = 1;
+  for (size_t d = t->dim; d-- > 0;) {
+    if (t->sizes[d] != 1 && t->strides[d] != s) return false;
+    s *= t->sizes[d];
+  }
+  return true;
+}
+
+/* int8 -> Float, both row-major (weights dequantized before a layer): the
+ * same arithmetic a group at a time, without the per-element offset walk. */
+static void dequantize_i8_rows(const ptera_tensor *in, ptera_tensor *out, const pk_qgroups *g) {
+  const int8_t *q = in->data;
+  float *o = out->data;
+  const ptera_tensor *sc = g->scales;
+  if (g->inner == 1 && g->count && in->numel % g->count == 0 && !g->zero_points &&
+      sc->dtype == PTERA_DTYPE_FLOAT && row_major(sc)) {
+    /* a scale per element of the last dim (per channel on the last axis) */
+    const float *sf = sc->data;
+    size_t n = g->count;
+    for (size_t r = 0; r < in->numel / n; r++, q += n, o += n)
+      for (size_t c = 0; c < n; c++) o[c] = (float)q[c] * sf[c];
+    return;
+  }
+  for (size_t e = 0; e < in->numel;) {
+    size_t k = g->inner ? (e / g->inner) % g->count : 0;
+    size_t end = g->inner ? (e / g->inner + 1) * g->inner : in->numel;
+    if (end > in->numel) end = in->numel;
+    double s;
+    int32_t z;
+    group_params(g, k, &s, &z);
+    float sf = (float)s;
+    for (; e < end; e++) o[e] = (float)(int32_t)((uint32_t)(int32_t)q[e] - (uint32_t)z) * sf;
+  }
+}
+
 void pk_dequantize_groups(const ptera_tensor *in, ptera_tensor *out, const pk_qgroups *g) {
+  if (in->dtype == PTERA_DTYPE_CHAR && out->dtype == PTERA_DTYPE_FLOAT && row_major(in) &&
+      row_major(out)) {
+    dequantize_i8_rows(in, out, g);
+    return;
+  }
   size_t cur = (size_t)-1;
   float sf = 0.0f;
   int32_t z = 0;

@@ -29,8 +29,10 @@ OP_SETS = ("executorch-portable", "executorch-optimized", "ptera")
 # The backends of `ptera compile --backend` (compiler/compile.h); None: all on the CPU.
 # "cortex_m" is no delegate: a static int8 program of cortex_m:: calls (needs calibration).
 BACKENDS = ("xnnpack", "cortex_m")
-# The quantizations of `ptera compile --quantize` (with backend="xnnpack").
-QUANTIZE = ("8da8w",)
+# The quantizations of `ptera compile --quantize`: the dynamic ones (8da8w,
+# 8da4w) need backend="xnnpack"; the weight-only ones run on any backend.
+QUANTIZE = ("8da8w", "8da4w", "int8-weight", "int4-weight")
+DYNAMIC_QUANTIZE = ("8da8w", "8da4w")
 
 __all__ = ["export", "write_ptg", "find_ptera", "find_library", "ExportResult", "PteraNotFound",
            "Program", "Method", "IOInfo", "PteraError", "version", "OP_SETS", "BACKENDS", "QUANTIZE",
@@ -90,7 +92,8 @@ def _write_calibration(samples, directory):
 
 def export(module, example_inputs, path, external_weights=None, weight_keys="fqn",
            method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable",
-           backend=None, quantize=None, dynamic_shapes=None, calibration=None):
+           backend=None, quantize=None, dynamic_shapes=None, group_size=None,
+           calibration=None):
     """Captures module.<method>(*example_inputs), writes a .ptg and runs
     `ptera compile <ptg> <path> --ops OPS [--backend B] [--external-weights <ptd>]
     [--weight-keys K]`.
@@ -106,9 +109,17 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     torch tensors or numpy arrays of float32 (written as .npy files for
     `ptera compile --calibration`).
 
-    quantize: None or one of QUANTIZE (needs backend="xnnpack"): "8da8w"
+    quantize: None or one of QUANTIZE. "8da8w" (needs backend="xnnpack")
     gives every FullyConnected int8 per-channel weights and an input
-    quantized per row at run time (compiler/to_xnnpack.h).
+    quantized per row at run time; "8da4w" the same with 4-bit weights per
+    group of group_size inputs (a layer the group size does not divide gets
+    8da8w, with a warning in the report) (compiler/to_xnnpack.h).
+    "int8-weight" / "int4-weight" store linear weights as int8 per channel /
+    4-bit per group and dequantize them before the layer on the CPU
+    (compiler/passes.h). Warnings (e.g. a bfloat16 weight left unquantized)
+    are in the report.
+
+    group_size: inputs per scale for 8da4w and int4-weight (default 32).
 
     dynamic_shapes: per example input, None or {dim: (min, max)} (or max, or
     a torch.export.Dim): those dims take any size in the range at run time;
@@ -128,9 +139,14 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
         raise ValueError("ops must be one of %s, not %r" % (", ".join(OP_SETS), ops))
     if backend is not None and backend not in BACKENDS:
         raise ValueError("backend must be None or one of %s, not %r" % (", ".join(BACKENDS), backend))
-    if quantize is not None and (quantize not in QUANTIZE or backend != "xnnpack"):
-        raise ValueError("quantize must be None or one of %s with backend='xnnpack', not %r"
-                         % (", ".join(QUANTIZE), quantize))
+    if quantize is not None and (quantize not in QUANTIZE or
+                                 (quantize in DYNAMIC_QUANTIZE and backend != "xnnpack")):
+        raise ValueError("quantize must be None or one of %s (%s with backend='xnnpack'), not %r"
+                         % (", ".join(QUANTIZE), ", ".join(DYNAMIC_QUANTIZE), quantize))
+    if group_size is not None and (quantize not in ("8da4w", "int4-weight") or
+                                   int(group_size) != group_size or group_size <= 0):
+        raise ValueError("group_size must be a positive int, with quantize='8da4w' or "
+                         "'int4-weight', not %r" % (group_size,))
     if (backend == "cortex_m") != (calibration is not None):
         raise ValueError("calibration is needed by, and only by, backend='cortex_m'")
     exe = ptera_bin or find_ptera()
@@ -153,6 +169,8 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
             cmd += ["--backend", backend]
         if quantize:
             cmd += ["--quantize", quantize]
+        if group_size is not None:
+            cmd += ["--group-size", str(int(group_size))]
         if cal_dir:
             cmd += ["--calibration", cal_dir]
         if external_weights:

@@ -46,7 +46,10 @@ def main(argv=None):
                     help="delegate what the backend runs (passed to ptera compile; default: "
                          "every operator on the CPU)")
     ap.add_argument("--quantize", choices=QUANTIZE, default=None,
-                    help="quantize for the backend (needs --backend xnnpack; passed to ptera compile)")
+                    help="quantize linear layers (8da8w, 8da4w need --backend xnnpack; "
+                         "passed to ptera compile)")
+    ap.add_argument("--group-size", type=int, default=None,
+                    help="inputs per scale for 8da4w and int4-weight (default 32)")
     ap.add_argument("--method", default="forward", help="the method to capture (default forward)")
     ap.add_argument("--keep-ptg", action="store_true",
                     help="keep the .ptg next to OUT (OUT with .ptg suffix)")
@@ -64,7 +67,8 @@ def main(argv=None):
     try:
         r = export(module, inputs, a.out, external_weights=a.external_weights,
                    weight_keys=a.weight_keys, method=a.method, keep_ptg=keep, ptera_bin=a.ptera,
-                   ops=a.ops, backend=a.backend, quantize=a.quantize)
+                   ops=a.ops, backend=a.backend, quantize=a.quantize,
+                   group_size=a.group_size)
     except PteraNotFound as e:
         print("ptera.export: %s" % e, file=sys.stderr)
         return 1

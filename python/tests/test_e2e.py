@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import ptera
+import quant_ref as qr
 from export_cli import run_export_cli
 from models import CASES
 
@@ -140,35 +141,6 @@ def test_cli_backend(tmp_path):
         ptera.export(module, inputs, str(out), backend="vulkan")
 
 
-def _q8_weight(w):
-    """8da8w weights (compiler/to_xnnpack.h): int8 per output channel, symmetric."""
-    f32 = np.float32
-    s = np.maximum(np.abs(w).max(axis=1) / f32(127), np.finfo(f32).eps).astype(f32)
-    return np.clip(np.rint((w / s[:, None]).astype(f32)), -127, 127).astype(np.int64), s
-
-
-def _q8_row(r):
-    """One row quantized at run time (XNNPACK.md 6.4): values, zero point, scale."""
-    f32 = np.float32
-    rmin, rmax = f32(min(0.0, r.min())), f32(max(0.0, r.max()))
-    inv = f32(1) if rmin == rmax else f32(255) / f32(rmax - rmin)
-    zp = (f32(-128) - rmin * inv) if (f32(-128) + rmin * inv) + (f32(127) + rmax * inv) > 0 \
-        else (f32(127) - rmax * inv)
-    zp = int(np.rint(np.clip(zp, -128, 127)))
-    return np.clip(np.rint((r * inv).astype(f32)) + zp, -128, 127).astype(np.int64), zp, f32(1) / inv
-
-
-def _q8_linear(x, lin):
-    """y = (float(sum (q - zp) wq) * row scale) * weight scale + bias, in fp32."""
-    wq, ws = _q8_weight(lin.weight.detach().numpy())
-    rows = []
-    for r in x:
-        q, zp, sr = _q8_row(r)
-        acc = ((q - zp)[None, :] * wq).sum(axis=1)
-        rows.append((acc.astype(np.float32) * sr).astype(np.float32) * ws + lin.bias.detach().numpy())
-    return np.array(rows, dtype=np.float32)
-
-
 def test_xnnpack_8da8w_mlp(tmp_path):
     """8da8w: the outputs equal a numpy reference of the same formulas
     (integer stages exact), and stay near fp32 eager."""
@@ -180,7 +152,8 @@ def test_xnnpack_8da8w_mlp(tmp_path):
     got, = _run(pte, inputs, tmp_path)
     h = inputs[0].numpy()
     for layer in eager.net:
-        h = _q8_linear(h, layer) if isinstance(layer, torch.nn.Linear) else np.maximum(h, 0)
+        h = qr.qd8_linear(h, layer.weight.detach().numpy(), layer.bias.detach().numpy()) \
+            if isinstance(layer, torch.nn.Linear) else np.maximum(h, 0)
     np.testing.assert_array_equal(got, h)
     with torch.no_grad():
         ref = eager(*inputs).numpy()

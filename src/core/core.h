@@ -28,6 +28,9 @@ typedef struct pt_err {
 } pt_err;
 
 PT_FUNC void pt_err_clear(pt_err *e);
+/* Copies e's message ("" when e is OK) into a caller's buffer of cap bytes
+ * (NUL-terminated, cut to fit); nothing when buf is NULL or cap 0. */
+PT_FUNC void pt_err_copy(const pt_err *e, char *buf, size_t cap);
 #if PTERA_STRIP_MESSAGES
 /* Status codes only: the message is the status name, and the format and its
  * arguments are dropped at the call site (never evaluated, never linked). */

@@ -107,3 +107,8 @@ uint16_t pt_float_to_bf16(float f) {
   u += 0x7fffu + lsb;
   return (uint16_t)(u >> 16);
 }
+
+float ptera_half_to_float(uint16_t bits) { return pt_half_to_float(bits); }
+uint16_t ptera_float_to_half(float value) { return pt_float_to_half(value); }
+float ptera_bfloat16_to_float(uint16_t bits) { return pt_bf16_to_float(bits); }
+uint16_t ptera_float_to_bfloat16(float value) { return pt_float_to_bf16(value); }

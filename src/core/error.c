@@ -9,6 +9,15 @@ void pt_err_clear(pt_err *e) {
   e->msg[0] = '\0';
 }
 
+void pt_err_copy(const pt_err *e, char *buf, size_t cap) {
+  if (!buf || !cap) return;
+  size_t n = 0;
+  if (e->status != PTERA_OK)
+    while (n < cap - 1 && n < sizeof e->msg && e->msg[n]) n++;
+  memcpy(buf, e->msg, n);
+  buf[n] = '\0';
+}
+
 #if PTERA_STRIP_MESSAGES
 
 ptera_status pt_fail_status(pt_err *e, ptera_status status) {

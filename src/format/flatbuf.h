@@ -1,4 +1,4 @@
-/* A small verifying FlatBuffers reader (PTE.md §2, checklist §2.5).
+/* A small verifying FlatBuffers reader (docs/PTE.md §2, checklist §2.5).
  *
  * Pull-based: nothing is verified up front; every accessor verifies exactly
  * the bytes it is about to hand out, so a reader that only uses these
@@ -12,7 +12,7 @@
  * count 0 / ptr NULL), and the accessor returns true. Schema-level
  * requirements ("this field is required") are the caller's business.
  *
- * Checks performed (PTE.md §2.5 items 1-6):
+ * Checks performed (docs/PTE.md §2.5 items 1-6):
  *  - buffer length >= 8 and < 2^31; root offset in [8, len-4], 4-aligned;
  *  - table: T 4-aligned, T+4 <= len; vtable V = T - s32@T 2-aligned, in range,
  *    vtable size even and >= 4, V+vtable size <= len; inline size >= 4 and

@@ -1,8 +1,8 @@
-/* .ptd (FlatTensor, FT01) reader, both schema revisions (PTD.md).
+/* .ptd (FlatTensor, FT01) reader, both schema revisions (docs/PTD.md).
  *
  * Everything is verified up front: the FH01 header, the flatbuffer (through
  * the verifying pf_fb_* accessors), every segment against
- * segment_data_size (the strict form of PTD.md §6.1), every entry's blob,
+ * segment_data_size (the strict form of docs/PTD.md §6.1), every entry's blob,
  * every tensor layout, and key uniqueness. After a successful parse the
  * entries can be used without further checks. */
 #include "format/ptd.h"

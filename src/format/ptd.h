@@ -1,4 +1,4 @@
-/* Decoded .ptd (FlatTensor, FT01) data file (PTD.md), both layouts: the
+/* Decoded .ptd (FlatTensor, FT01) data file (docs/PTD.md), both layouts: the
  * current one (segments + named_data[TensorLayout]) and the pre-June-2025
  * one (tensor_alignment + tensors[TensorMetadata]). */
 #ifndef PTERA_FORMAT_PTD_H

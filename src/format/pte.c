@@ -1,4 +1,4 @@
-/* Verifying .pte reader (PTE.md). Every byte read goes through flatbuf.h;
+/* Verifying .pte reader (docs/PTE.md). Every byte read goes through flatbuf.h;
  * the decoded structure lives in the caller's arena. */
 #include "format/pte.h"
 
@@ -9,7 +9,7 @@
 
 #define PTE_HEAD_MIN 24u /* extended header: smallest accepted length */
 
-/* Element size of ScalarType codes 0..29 (PTE.md §4.1). */
+/* Element size of ScalarType codes 0..29 (docs/PTE.md §4.1). */
 static const uint8_t k_elem_size[30] = {1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 1, 1, 4,
                                         2, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 4, 8};
 
@@ -495,7 +495,7 @@ static ptera_status read_header(rd *r, const uint8_t *data, uint64_t size, pf_pt
                               (unsigned long long)size);
     out->segment_data_size = pt_le64(data + 32);
   }
-  /* PTE.md §3 rule 4. */
+  /* docs/PTE.md §3 rule 4. */
   if ((out->segment_data_size == 0 && out->segment_base == 0) || out->segment_data_size > 0) {
     uint64_t expected = out->program_size;
     if (out->segment_base != 0 &&
@@ -589,7 +589,7 @@ ptera_status pf_pte_parse(const uint8_t *data, uint64_t size, pt_arena *arena, p
                       &out->ndelegate_data)))
     return s;
 
-  /* Mutable data: only entry 0 is used (PTE.md §8), but all must verify. */
+  /* Mutable data: only entry 0 is used (docs/PTE.md §8), but all must verify. */
   if (!pf_fb_vec_field(&r.fb, &root, 6, 4, &muts)) return fbe(&r, "mutable_data_segments");
   out->nmutable_data = muts.count;
   for (uint32_t i = 0; i < muts.count; i++) {

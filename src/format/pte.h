@@ -1,4 +1,4 @@
-/* Decoded .pte program (PTE.md). pf_pte_parse verifies every byte it reads
+/* Decoded .pte program (docs/PTE.md). pf_pte_parse verifies every byte it reads
  * and copies the program's structure into arena memory, so the runtime never
  * touches file bytes except tensor/segment data through the helpers below.
  * Every index stored here has been range-checked against its table. */
@@ -17,7 +17,7 @@ typedef struct pf_bytes {
   uint64_t len;
 } pf_bytes;
 
-/* KernelTypes union codes (PTE.md §4.3). */
+/* KernelTypes union codes (docs/PTE.md §4.3). */
 enum {
   PF_VAL_NULL = 1, PF_VAL_INT, PF_VAL_BOOL, PF_VAL_DOUBLE, PF_VAL_TENSOR, PF_VAL_STRING,
   PF_VAL_INT_LIST, PF_VAL_DOUBLE_LIST, PF_VAL_BOOL_LIST, PF_VAL_TENSOR_LIST,
@@ -130,7 +130,7 @@ typedef struct pf_named {
 typedef struct pf_pte {
   const uint8_t *file; /* the whole file */
   uint64_t file_size;
-  /* Extended header (PTE.md §3). */
+  /* Extended header (docs/PTE.md §3). */
   bool has_header;
   uint32_t header_length;
   uint64_t program_size;
@@ -166,10 +166,10 @@ PT_FUNC ptera_status pf_pte_parse(const uint8_t *data, uint64_t size, pt_arena *
 
 /* Bytes of segment i (checked against the file). */
 PT_FUNC ptera_status pf_pte_segment(const pf_pte *p, uint32_t index, pf_bytes *out, pt_err *err);
-/* Constant data for data_buffer_idx (PTE.md §7): nbytes bytes, checked. */
+/* Constant data for data_buffer_idx (docs/PTE.md §7): nbytes bytes, checked. */
 PT_FUNC ptera_status pf_pte_constant(const pf_pte *p, uint32_t idx, uint64_t nbytes,
                                      const uint8_t **out, pt_err *err);
-/* Initial bytes of a mutable tensor (PTE.md §8). */
+/* Initial bytes of a mutable tensor (docs/PTE.md §8). */
 PT_FUNC ptera_status pf_pte_mutable(const pf_pte *p, uint32_t idx, uint64_t nbytes,
                                     const uint8_t **out, pt_err *err);
 /* A delegate's processed blob (inline or segment). */

@@ -5,7 +5,9 @@ set(SOURCES
   bpte.c
   flatbuf.c
   npy.c
+  npy_api.c
   ptd.c
   pte.c
   xnngraph.c
+  xnngraph_describe.c
 )

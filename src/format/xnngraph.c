@@ -1,4 +1,4 @@
-/* Verifying XNNPACK blob reader (XNNPACK.md §2-§6). */
+/* Verifying XNNPACK blob reader (docs/XNNPACK.md §2-§6). */
 #include "format/xnngraph.h"
 
 #include <math.h>
@@ -399,6 +399,30 @@ static ptera_status check_value(rd *r, const pf_xnn_value *v, uint8_t *ext_seen)
   return PTERA_OK;
 }
 
+/* Values are written once, before they are read (XNNPACK's subgraph has one
+ * producer per value, and ExecuTorch serializes nodes in execution order).
+ * The backend sizes each value from its one writer's shape: a second writer,
+ * or a read that runs first and sees the shape the previous execution left,
+ * could address more than the tensor bound to that value holds. */
+static ptera_status check_order(rd *r, const pf_xnn_node *n, uint32_t node, uint32_t *writer) {
+  const pf_xnn_graph *g = r->g;
+  for (unsigned i = 0; i < n->nin; i++) {
+    uint32_t v = n->in[i];
+    if (v == PF_XNN_NONE || g->values[v].constant_idx || (g->values[v].flags & PF_XNN_VALUE_INPUT)) continue;
+    if (writer[v] == PF_XNN_NONE)
+      return fail(r, PTERA_INVALID_PROGRAM, "input %u reads value id %u before any node writes it", i + 1,
+                  (unsigned)g->values[v].id_out);
+  }
+  for (unsigned i = 0; i < n->nout; i++) {
+    uint32_t v = n->out[i];
+    if (writer[v] != PF_XNN_NONE)
+      return fail(r, PTERA_INVALID_PROGRAM, "node writes value id %u, which node %u already writes",
+                  (unsigned)g->values[v].id_out, (unsigned)writer[v]);
+    writer[v] = node;
+  }
+  return PTERA_OK;
+}
+
 static ptera_status parse_graph(rd *r, const uint8_t *fbuf, uint32_t fsize, const uint8_t *cdata,
                                 uint64_t csize) {
   pf_xnn_graph *g = r->g;
@@ -447,7 +471,9 @@ static ptera_status parse_graph(rd *r, const uint8_t *fbuf, uint32_t fsize, cons
 
   g->nnodes = xnodes.count;
   g->nodes = pt_arena_array(r->arena, xnodes.count ? xnodes.count : 1, sizeof *g->nodes, 8);
-  if (!g->nodes) return oom(r);
+  uint32_t *writer = pt_arena_array(r->arena, xvalues.count ? xvalues.count : 1, 4, 4);
+  if (!g->nodes || !writer) return oom(r);
+  for (uint32_t i = 0; i < xvalues.count; i++) writer[i] = PF_XNN_NONE;
   for (uint32_t i = 0; i < xnodes.count; i++) {
     pf_fb_table xn;
     snprintf(r->where, sizeof r->where, "XNNPACK node %u", (unsigned)i);
@@ -457,6 +483,7 @@ static ptera_status parse_graph(rd *r, const uint8_t *fbuf, uint32_t fsize, cons
     if (!pf_fb_u8(&r->fb, &xn, 0, 0, &kind)) return fbe(r, "node type");
     snprintf(r->where, sizeof r->where, "XNNPACK node %u (%s)", (unsigned)i, pf_xnn_node_name(kind));
     st = read_node(r, &xn, m, &g->nodes[i]);
+    if (st == PTERA_OK) st = check_order(r, &g->nodes[i], i, writer);
     if (st != PTERA_OK) return st;
   }
   r->where[0] = '\0';

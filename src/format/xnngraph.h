@@ -1,4 +1,4 @@
-/* Verifying reader of XNNPACK delegate blobs (XNNPACK.md §2-§6): the XH00
+/* Verifying reader of XNNPACK delegate blobs (docs/XNNPACK.md §2-§6): the XH00
  * header, the XNNGraph flatbuffer (identifier XN01 or XN00) and legacy bare
  * XN00 blobs with inline constant_buffer storage. Every byte is read through
  * flatbuf.h; the decoded graph lives in the caller's arena and points into

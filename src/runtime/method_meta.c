@@ -17,7 +17,7 @@ const pf_plan *pr_find_plan(const ptera_program *p, const char *name) {
   return NULL;
 }
 
-static const pf_plan *plan_or_fail(const ptera_program *p, const char *method) {
+const pf_plan *pr_plan_or_fail(const ptera_program *p, const char *method) {
   const pf_plan *plan = pr_find_plan(p, method);
   if (!plan && p) {
     ptera_program *mp = (ptera_program *)p;
@@ -28,11 +28,12 @@ static const pf_plan *plan_or_fail(const ptera_program *p, const char *method) {
 
 ptera_status ptera_program_method_info(const ptera_program *p, const char *method,
                                        ptera_method_info *out) {
-  const pf_plan *plan = plan_or_fail(p, method);
+  const pf_plan *plan = pr_plan_or_fail(p, method);
   if (!plan) return PTERA_NOT_FOUND;
   if (!out) return PTERA_INVALID_ARGUMENT;
   ptera_method_info info = PTERA_METHOD_INFO_INIT;
   info.name = plan->name.ptr;
+  info.name_len = plan->name.len;
   info.num_inputs = plan->ninputs;
   info.num_outputs = plan->noutputs;
   info.num_planned_buffers = plan->nbuffer_sizes ? plan->nbuffer_sizes - 1 : 0;
@@ -43,7 +44,7 @@ ptera_status ptera_program_method_info(const ptera_program *p, const char *metho
   return pt_struct_out(out, &info, sizeof info, PR_METHOD_INFO_V1_SIZE);
 }
 
-static ptera_tag tag_of(uint8_t type) {
+ptera_tag pr_tag_of(uint8_t type) {
   switch (type) {
     case PF_VAL_INT: return PTERA_TAG_INT;
     case PF_VAL_BOOL: return PTERA_TAG_BOOL;
@@ -61,13 +62,15 @@ static ptera_tag tag_of(uint8_t type) {
 
 static ptera_status io_info(const ptera_program *p, const char *method, size_t index, bool output,
                             ptera_io_info *out) {
-  const pf_plan *plan = plan_or_fail(p, method);
+  const pf_plan *plan = pr_plan_or_fail(p, method);
   if (!plan) return PTERA_NOT_FOUND;
   size_t n = output ? plan->noutputs : plan->ninputs;
   if (!out || index >= n) return PTERA_INVALID_ARGUMENT;
-  const pf_value *v = &plan->values[output ? plan->outputs[index] : plan->inputs[index]];
+  int32_t value = output ? plan->outputs[index] : plan->inputs[index];
+  const pf_value *v = &plan->values[value];
   ptera_io_info io = PTERA_IO_INFO_INIT;
-  io.tag = tag_of(v->type);
+  io.value_index = (size_t)value;
+  io.tag = pr_tag_of(v->type);
   if (v->type == PF_VAL_TENSOR) {
     const pf_tensor *t = v->u.tensor;
     io.dtype = (ptera_dtype)t->scalar_type;
@@ -93,7 +96,7 @@ ptera_status ptera_program_method_output(const ptera_program *p, const char *met
 
 ptera_status ptera_program_method_buffer_size(const ptera_program *p, const char *method,
                                               size_t index, uint64_t *out) {
-  const pf_plan *plan = plan_or_fail(p, method);
+  const pf_plan *plan = pr_plan_or_fail(p, method);
   if (!plan) return PTERA_NOT_FOUND;
   if (!out || index + 1 >= plan->nbuffer_sizes) return PTERA_INVALID_ARGUMENT;
   *out = (uint64_t)plan->buffer_sizes[index + 1];
@@ -103,7 +106,7 @@ ptera_status ptera_program_method_buffer_size(const ptera_program *p, const char
 ptera_status ptera_program_method_operator(const ptera_program *p, const char *method,
                                            size_t index, const char **out_name,
                                            const char **out_overload) {
-  const pf_plan *plan = plan_or_fail(p, method);
+  const pf_plan *plan = pr_plan_or_fail(p, method);
   if (!plan) return PTERA_NOT_FOUND;
   if (!out_name || !out_overload || index >= plan->nops) return PTERA_INVALID_ARGUMENT;
   *out_name = plan->ops[index].name.ptr;
@@ -113,7 +116,7 @@ ptera_status ptera_program_method_operator(const ptera_program *p, const char *m
 
 ptera_status ptera_program_method_delegate(const ptera_program *p, const char *method,
                                            size_t index, const char **out) {
-  const pf_plan *plan = plan_or_fail(p, method);
+  const pf_plan *plan = pr_plan_or_fail(p, method);
   if (!plan) return PTERA_NOT_FOUND;
   if (!out || index >= plan->ndelegates) return PTERA_INVALID_ARGUMENT;
   *out = plan->delegates[index].id.ptr;

@@ -1,4 +1,4 @@
-/* Method load, step 1: materialise every value (EXECUTION.md §3, PTE.md §6). */
+/* Method load, step 1: materialise every value (EXECUTION.md §3, docs/PTE.md §6). */
 #include <stdarg.h>
 #include <stdio.h>
 

@@ -110,6 +110,11 @@ struct ptera_method {
 
 /* The plan of a method by name, or NULL. */
 PT_FUNC const pf_plan *pr_find_plan(const ptera_program *p, const char *name);
+/* The same, or NULL with NotFound set in the program's error (the method
+ * queries of method_meta.c and inspect.c). */
+PT_FUNC const pf_plan *pr_plan_or_fail(const ptera_program *p, const char *name);
+/* The API's tag for a value type (PF_VAL_*). */
+PT_FUNC ptera_tag pr_tag_of(uint8_t type);
 /* External tensor data by key across attached files; NotFound when absent. */
 PT_FUNC const pf_ptd_entry *pr_find_external(const ptera_program *p, const char *key, size_t len,
                                              const pr_datafile **out_file);

@@ -5,6 +5,7 @@
 set(SOURCES
   bundled.c
   bytes.c
+  datafile.c
   delegate_alloc.c
   deprecated.c
   execute.c
@@ -14,6 +15,7 @@ set(SOURCES
   fuse_linear.c
   fuse_match.c
   fuse_safety.c
+  inspect.c
   kernel_ctx.c
   memory_needed.c
   method.c

@@ -1,11 +1,15 @@
 """The build's layers (cmake/layers.cmake): each layer's include directories
 let it include the public headers and its own layer's, and not another
 layer's internals (a probe `#include` compiled with the layer's -I flags
-must fail); and PTERA_BUILD_COMPILER=OFF configures a build of the runtime
-and CLI with no compiler source in it.
+must fail); the CLI (tools/ptera, target ptera_cli) sees the public headers
+alone, and its sources include nothing else (cmd_compile.c, the compiler's
+front end, excepted: it includes the compiler's compile.h); and
+PTERA_BUILD_COMPILER=OFF configures a build of the runtime and CLI with no
+compiler source in it.
 
 usage: layers.py CC BUILD_DIR SOURCE_DIR CMAKE SCRATCH_DIR"""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,6 +34,9 @@ RULES = {
                               ["runtime/runtime.h", "compile.h"]),
     "ptera_compiler": (["core/core.h", "format/pte.h", "compile.h", "runtime/kernel_ctx.h"],
                        ["xnnpack/xnn_backend.h"]),
+    "ptera_cli": (["ptera/ptera.h", "ptera/inspect.h", "ptera/npy.h"],
+                  ["core/core.h", "format/pte.h", "format/npy.h", "format/xnngraph.h", "runtime/runtime.h",
+                   "builtin.h", "cpu/gemm.h", "xnnpack/xnn.h", "compile.h"]),
 }
 
 failures = []
@@ -57,6 +64,21 @@ for target, (allowed, forbidden) in RULES.items():
     for h in forbidden:
         if compiles(includes, h):
             failures.append("%s can include %s, another layer's internals" % (target, h))
+
+# The CLI's sources: quoted includes are its own header or public ones.
+CLI = os.path.join(SRC, "tools", "ptera")
+for name in sorted(os.listdir(CLI)):
+    if not name.endswith((".c", ".h")):
+        continue
+    for n, line in enumerate(open(os.path.join(CLI, name)), 1):
+        m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
+        if not m:
+            continue
+        inc = m.group(1)
+        if inc == "cli.h" or (inc.startswith("ptera/") and ".." not in inc) or (
+                name == "cmd_compile.c" and inc == "compile.h"):
+            continue
+        failures.append("tools/ptera/%s:%d includes \"%s\", not a public header (include/ptera)" % (name, n, inc))
 
 # The runtime alone: configure only (a full second build is the lead's CI job).
 off = os.path.join(SCRATCH, "no_compiler")

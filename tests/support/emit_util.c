@@ -51,6 +51,40 @@ void eu_alloc_failures(const pc_program *desc, size_t min_failures) {
   eu_fail_at = 0;
 }
 
+size_t eu_load_failures(const uint8_t *file, size_t size, const char *needle, int *in_message,
+                        void (*run)(ptera_method *m, void *user), void *user) {
+  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
+  lo.allocator = &eu_tracking;
+  size_t failures = 0;
+  *in_message = 0;
+  for (size_t n = 1; n < 10000; n++) {
+    eu_live = eu_calls = 0;
+    eu_fail_at = n;
+    ptera_program *p = NULL;
+    ptera_method *m = NULL;
+    ptera_status st = ptera_program_load_buffer(file, size, &lo, &p);
+    if (st == PTERA_OK) {
+      st = ptera_method_create(p, "forward", NULL, &m);
+      if (st != PTERA_OK && m && strstr(ptera_method_errmsg(m), needle)) ++*in_message;
+      if (st != PTERA_OK) CHECK(m == NULL || ptera_method_errmsg(m)[0]);
+    }
+    bool done = st == PTERA_OK;
+    if (done) {
+      eu_fail_at = 0;
+      run(m, user);
+    } else {
+      failures++;
+      CHECK(st == PTERA_MEMORY_ALLOCATION_FAILED);
+    }
+    ptera_method_destroy(m);
+    ptera_program_destroy(p);
+    CHECK(eu_live == 0);
+    if (done) break;
+  }
+  eu_fail_at = 0;
+  return failures;
+}
+
 pc_value eu_int(int64_t i) {
   pc_value v;
   memset(&v, 0, sizeof v);

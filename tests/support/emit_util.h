@@ -1,5 +1,5 @@
 /* Helpers shared by the emitter tests (test_emit_pte.c, test_emit_ptd.c,
- * test_emit_named.c; linked into those three, see CMakeLists.txt): value
+ * test_emit_named.c and the others CMakeLists.txt links it into): value
  * descriptions, an allocator that fails on request, emitting and parsing a
  * .pte, and running "forward" of a float[3] program through the public API.
  * Each helper says how many CHECKs it makes when everything succeeds. */
@@ -24,6 +24,16 @@ extern const ptera_allocator eu_tracking;
  * live, and at least min_failures allocations must have been tried.
  * 1 CHECK per failure, 3 in all when it succeeds. */
 void eu_alloc_failures(const pc_program *desc, size_t min_failures);
+
+/* Fails allocation n = 1, 2, ... (eu_tracking) of loading file and creating
+ * "forward" until both succeed: each failure must be MemoryAllocationFailed,
+ * leave a message in the method's handle when there is one, and leave
+ * nothing live. The method that finally loads goes to run(m, user) with no
+ * injection, then is destroyed, and nothing may stay live. Returns the
+ * failures; *in_message counts the failed creates whose message holds
+ * needle. 2 or 3 CHECKs per failure, 1 after the success, plus run's. */
+size_t eu_load_failures(const uint8_t *file, size_t size, const char *needle, int *in_message,
+                        void (*run)(ptera_method *m, void *user), void *user);
 
 /* ---- values ---- */
 

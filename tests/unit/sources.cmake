@@ -29,6 +29,7 @@ set(SOURCES
   test_fuse_linear_act.c
   test_gemm.c
   test_hostile_programs.c
+  test_inspect_api.c
   test_isa.c
   test_kernel_lifecycle.c
   test_kernels_cadence.c
@@ -55,6 +56,8 @@ set(SOURCES
   test_ptd_reader.c
   test_pte_reader.c
   test_ptg.c
+  test_qs8_gemm.c
+  test_quantize.c
   test_sha256.c
   test_thread_contract.c
   test_threadpool.c

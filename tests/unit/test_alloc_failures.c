@@ -12,35 +12,8 @@
 #include <time.h>
 
 #include "check.h"
+#include "fail_alloc.h"
 #include "ptera/ptera.h"
-
-typedef struct fa_state {
-  long fail_at; /* index of the allocation to fail; -1: none */
-  long count;   /* allocations attempted */
-  long live;
-  bool failed;  /* the injected failure happened */
-} fa_state;
-
-static void *fa_alloc(void *ud, size_t size, size_t align) {
-  fa_state *s = ud;
-  long n = s->count++;
-  if (n == s->fail_at) {
-    s->failed = true;
-    return NULL;
-  }
-  if (align < sizeof(void *)) align = sizeof(void *);
-  void *p = NULL;
-  if (posix_memalign(&p, align, size ? size : 1) != 0) return NULL;
-  s->live++;
-  return p;
-}
-
-static void fa_free(void *ud, void *p) {
-  fa_state *s = ud;
-  if (!p) return;
-  s->live--;
-  free(p);
-}
 
 #define MAX_STEPS 64
 typedef struct run_log {

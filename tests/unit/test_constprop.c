@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "compile_util.h"
 #include "graph.h"
 #include "passes.h"
 
@@ -12,14 +13,6 @@
 #define W(...) ((const uint8_t[]){__VA_ARGS__})
 #define NARGS(...) ((uint32_t)(sizeof((const int32_t[]){__VA_ARGS__}) / sizeof(int32_t)))
 
-static int32_t fconst(pc_graph *g, uint32_t dim, const int32_t *sizes, const float *data,
-                      size_t n) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_CONST, data, n * sizeof(float),
-                         NULL);
-}
-static int32_t fact(pc_graph *g, uint32_t dim, const int32_t *sizes) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_ACTIVATION, NULL, 0, NULL);
-}
 static const pc_gtensor *T(pc_graph *g, int32_t id) { return &g->values[id].u.t; }
 
 static bool float_bytes_are(const pc_gtensor *t, const float *want, size_t n) {
@@ -35,13 +28,13 @@ static void test_chain(void) {
   pc_graph *g = pc_graph_new(NULL, "forward");
   CHECK(g != NULL);
   const float d1[] = {1, 2, 3, 4}, d2[] = {10, 20, 30, 40}, d3[] = {0.5f, 2, -1, 3};
-  int32_t c1 = fconst(g, 2, IDS(2, 2), d1, 4);
-  int32_t c2 = fconst(g, 2, IDS(2, 2), d2, 4);
-  int32_t c3 = fconst(g, 2, IDS(2, 2), d3, 4);
+  int32_t c1 = cu_fconst(g, 2, IDS(2, 2), d1, 4);
+  int32_t c2 = cu_fconst(g, 2, IDS(2, 2), d2, 4);
+  int32_t c3 = cu_fconst(g, 2, IDS(2, 2), d3, 4);
   int32_t one = pc_graph_int(g, 1);
   int32_t shape = pc_graph_ints(g, (const int64_t[]){4}, 1);
-  int32_t a = fact(g, 2, IDS(2, 2)), b = fact(g, 2, IDS(2, 2)), v = fact(g, 1, IDS(4));
-  int32_t x = fact(g, 1, IDS(4)), y = fact(g, 1, IDS(4));
+  int32_t a = cu_fact(g, 2, IDS(2, 2)), b = cu_fact(g, 2, IDS(2, 2)), v = cu_fact(g, 1, IDS(4));
+  int32_t x = cu_fact(g, 1, IDS(4)), y = cu_fact(g, 1, IDS(4));
   CHECK(pc_graph_call(g, "aten::add.out", IDS(c1, c2, one, a), W(0, 0, 0, 1), 4) == 0);
   CHECK(pc_graph_call(g, "aten::mul.out", IDS(a, c3, b), W(0, 0, 1), 3) == 1);
   CHECK(pc_graph_call(g, "aten::view_copy.out", IDS(b, shape, v), W(0, 0, 1), 3) == 2);
@@ -79,16 +72,16 @@ static void test_chain(void) {
 static void test_lists(void) {
   pc_graph *g = pc_graph_new(NULL, "forward");
   const float d1[] = {1, 2}, d2[] = {3, 4, 5};
-  int32_t c1 = fconst(g, 1, IDS(2), d1, 2);
-  int32_t c2 = fconst(g, 1, IDS(3), d2, 3);
-  int32_t x = fact(g, 1, IDS(3));
+  int32_t c1 = cu_fconst(g, 1, IDS(2), d1, 2);
+  int32_t c2 = cu_fconst(g, 1, IDS(3), d2, 3);
+  int32_t x = cu_fact(g, 1, IDS(3));
   int32_t zero = pc_graph_int(g, 0), two = pc_graph_int(g, 2);
   int32_t l1 = pc_graph_tensor_list(g, IDS(c1, c2), 2, false);
   int32_t l2 = pc_graph_tensor_list(g, IDS(c1, x), 2, false);
-  int32_t cat1 = fact(g, 1, IDS(5)), cat2 = fact(g, 1, IDS(5));
-  int32_t s0 = fact(g, 1, IDS(2)), s1 = fact(g, 1, IDS(2)), s2 = fact(g, 1, IDS(1));
+  int32_t cat1 = cu_fact(g, 1, IDS(5)), cat2 = cu_fact(g, 1, IDS(5));
+  int32_t s0 = cu_fact(g, 1, IDS(2)), s1 = cu_fact(g, 1, IDS(2)), s2 = cu_fact(g, 1, IDS(1));
   int32_t outs = pc_graph_tensor_list(g, IDS(s0, s1, s2), 3, false);
-  int32_t y = fact(g, 1, IDS(5)), one = pc_graph_int(g, 1);
+  int32_t y = cu_fact(g, 1, IDS(5)), one = pc_graph_int(g, 1);
   pc_graph_call(g, "aten::cat.out", IDS(l1, zero, cat1), W(0, 0, 1), 3);
   pc_graph_call(g, "aten::cat.out", IDS(l2, zero, cat2), W(0, 0, 1), 3);
   pc_graph_call(g, "aten::split_copy.Tensor_out", IDS(cat1, two, zero, outs), W(0, 0, 0, 1), 4);
@@ -120,14 +113,14 @@ enum { INPLACE_VIEW = 1, INPLACE_DIRECT = 2, IN_REGIONS = 4 };
 static void run_inplace_case(unsigned mode) {
   pc_graph *g = pc_graph_new(NULL, "forward");
   const float dc[] = {1, 2, 3, 4}, dc2[] = {10, 20, 30, 40}, dones[] = {1, 1, 1, 1};
-  int32_t c = fconst(g, 1, IDS(4), dc, 4);
-  int32_t c2 = fconst(g, 1, IDS(4), dc2, 4);
-  int32_t ones = fconst(g, 2, IDS(2, 2), dones, 4);
+  int32_t c = cu_fconst(g, 1, IDS(4), dc, 4);
+  int32_t c2 = cu_fconst(g, 1, IDS(4), dc2, 4);
+  int32_t ones = cu_fconst(g, 2, IDS(2, 2), dones, 4);
   int32_t alpha = pc_graph_int(g, 1);
   int32_t sizes = pc_graph_ints(g, (const int64_t[]){2, 2}, 2);
-  int32_t v = fact(g, 2, IDS(2, 2));
-  int32_t x = fact(g, 1, IDS(4)), y = fact(g, 1, IDS(4)), z = fact(g, 1, IDS(4));
-  int32_t w = fact(g, 1, IDS(4));
+  int32_t v = cu_fact(g, 2, IDS(2, 2));
+  int32_t x = cu_fact(g, 1, IDS(4)), y = cu_fact(g, 1, IDS(4)), z = cu_fact(g, 1, IDS(4));
+  int32_t w = cu_fact(g, 1, IDS(4));
   const uint8_t *data_before = T(g, c)->data;
   uint32_t ncalls = 0;
   if (mode & IN_REGIONS) {
@@ -194,14 +187,14 @@ static void test_dynamic_bound(void) {
   int32_t r = pc_graph_tensor(g, PTERA_DTYPE_LONG, 1, IDS(5), PC_T_ACTIVATION, NULL, 0, NULL);
   g->values[r].u.t.dynamism = PTERA_SHAPE_DYNAMIC_BOUND;
   const float d6[] = {1, 2, 3, 4, 5, 6};
-  int32_t c = fconst(g, 1, IDS(6), d6, 6);
+  int32_t c = cu_fconst(g, 1, IDS(6), d6, 6);
   int32_t sz = pc_graph_ints(g, (const int64_t[]){2, 3}, 2);
-  int32_t vv = fact(g, 2, IDS(4, 4));
+  int32_t vv = cu_fact(g, 2, IDS(4, 4));
   g->values[vv].u.t.dynamism = PTERA_SHAPE_DYNAMIC_BOUND;
   int32_t xl = pc_graph_tensor(g, PTERA_DTYPE_LONG, 1, IDS(5), PC_T_ACTIVATION, NULL, 0, NULL);
-  int32_t xf = fact(g, 2, IDS(4, 4));
+  int32_t xf = cu_fact(g, 2, IDS(4, 4));
   int32_t yl = pc_graph_tensor(g, PTERA_DTYPE_LONG, 1, IDS(5), PC_T_ACTIVATION, NULL, 0, NULL);
-  int32_t yf = fact(g, 2, IDS(4, 4));
+  int32_t yf = cu_fact(g, 2, IDS(4, 4));
   int32_t alpha = pc_graph_int(g, 1);
   pc_graph_call(g, "aten::arange.out", IDS(end, r), W(0, 1), 2);
   pc_graph_call(g, "aten::view_copy.out", IDS(c, sz, vv), W(0, 0, 1), 3);
@@ -230,14 +223,14 @@ static void test_dynamic_bound(void) {
 static void test_not_folded(void) {
   pc_graph *g = pc_graph_new(NULL, "forward");
   const float d4[] = {1, 2, 3, 4}, d3[] = {1, 2, 3};
-  int32_t c = fconst(g, 2, IDS(2, 2), d4, 4);
-  int32_t c3 = fconst(g, 1, IDS(3), d3, 3);
+  int32_t c = cu_fconst(g, 2, IDS(2, 2), d4, 4);
+  int32_t c3 = cu_fconst(g, 1, IDS(3), d3, 3);
   int32_t sizes = pc_graph_ints(g, (const int64_t[]){2, 2}, 2);
   int32_t none = pc_graph_none(g);
   int32_t alpha = pc_graph_int(g, 1);
-  int32_t r1 = fact(g, 2, IDS(2, 2)), r2 = fact(g, 2, IDS(2, 2)), r3 = fact(g, 2, IDS(2, 2));
-  int32_t bad = fact(g, 2, IDS(2, 2)), out = fact(g, 2, IDS(2, 2)), e = fact(g, 2, IDS(2, 2));
-  int32_t x = fact(g, 2, IDS(2, 2)), y = fact(g, 2, IDS(2, 2));
+  int32_t r1 = cu_fact(g, 2, IDS(2, 2)), r2 = cu_fact(g, 2, IDS(2, 2)), r3 = cu_fact(g, 2, IDS(2, 2));
+  int32_t bad = cu_fact(g, 2, IDS(2, 2)), out = cu_fact(g, 2, IDS(2, 2)), e = cu_fact(g, 2, IDS(2, 2));
+  int32_t x = cu_fact(g, 2, IDS(2, 2)), y = cu_fact(g, 2, IDS(2, 2));
   int32_t n0 = pc_graph_call(g, "aten::rand.out", IDS(sizes, none, r1), W(0, 0, 1), 3);
   int32_t n1 = pc_graph_call(g, "aten::randn.out", IDS(sizes, none, r2), W(0, 0, 1), 3);
   int32_t n2 = pc_graph_call(g, "myops::frobnicate.out", IDS(c, r3), W(0, 1), 2);
@@ -246,11 +239,11 @@ static void test_not_folded(void) {
   int32_t n5 = pc_graph_call(g, "aten::empty.out", IDS(sizes, none, e), W(0, 0, 1), 3);
   int32_t l = pc_graph_tensor_list(g, IDS(r1, r2, r3, bad, e), 5, false);
   int32_t zero = pc_graph_int(g, 0);
-  int32_t cat = fact(g, 2, IDS(10, 2));
+  int32_t cat = cu_fact(g, 2, IDS(10, 2));
   pc_graph_call(g, "aten::cat.out", IDS(l, zero, cat), W(0, 0, 1), 3);
   pc_graph_call(g, "aten::mul.out", IDS(x, x, y), W(0, 0, 1), 3);
   /* An output held in a tensor list that is a method output. */
-  int32_t out2 = fact(g, 2, IDS(2, 2));
+  int32_t out2 = cu_fact(g, 2, IDS(2, 2));
   int32_t outl = pc_graph_tensor_list(g, IDS(out2), 1, false);
   pc_graph_call(g, "aten::mul.out", IDS(c, c, out2), W(0, 0, 1), 3);
   pc_graph_set_inputs(g, &x, 1);
@@ -274,10 +267,10 @@ static void test_not_folded(void) {
 static void test_written_twice(void) {
   pc_graph *g = pc_graph_new(NULL, "forward");
   const float d[] = {1, 2};
-  int32_t c = fconst(g, 1, IDS(2), d, 2);
+  int32_t c = cu_fconst(g, 1, IDS(2), d, 2);
   int32_t alpha = pc_graph_int(g, 1), walpha = pc_graph_int(g, 0);
-  int32_t a = fact(g, 1, IDS(2)), b = fact(g, 1, IDS(2)), x = fact(g, 1, IDS(2));
-  int32_t q = fact(g, 1, IDS(2)), y = fact(g, 1, IDS(2)), y2 = fact(g, 1, IDS(2));
+  int32_t a = cu_fact(g, 1, IDS(2)), b = cu_fact(g, 1, IDS(2)), x = cu_fact(g, 1, IDS(2));
+  int32_t q = cu_fact(g, 1, IDS(2)), y = cu_fact(g, 1, IDS(2)), y2 = cu_fact(g, 1, IDS(2));
   pc_graph_call(g, "aten::add.out", IDS(c, c, alpha, a), W(0, 0, 0, 1), 4);
   pc_graph_call(g, "aten::mul.out", IDS(c, c, a), W(0, 0, 1), 3);
   pc_graph_call(g, "aten::mul.out", IDS(a, c, b), W(0, 0, 1), 3);
@@ -320,12 +313,12 @@ static pc_graph *small_graph(void) {
   pc_graph *g = pc_graph_new(&tracking, "forward");
   if (!g) return NULL;
   const float d1[] = {1, 2, 3, 4}, d2[] = {10, 20, 30, 40};
-  int32_t c1 = fconst(g, 2, IDS(2, 2), d1, 4), c2 = fconst(g, 2, IDS(2, 2), d2, 4);
-  int32_t c1b = fconst(g, 2, IDS(2, 2), d1, 4);
+  int32_t c1 = cu_fconst(g, 2, IDS(2, 2), d1, 4), c2 = cu_fconst(g, 2, IDS(2, 2), d2, 4);
+  int32_t c1b = cu_fconst(g, 2, IDS(2, 2), d1, 4);
   int32_t one = pc_graph_int(g, 1);
   int32_t shape = pc_graph_ints(g, (const int64_t[]){4}, 1);
-  int32_t a = fact(g, 2, IDS(2, 2)), v = fact(g, 1, IDS(4)), x = fact(g, 1, IDS(4));
-  int32_t y = fact(g, 1, IDS(4)), dead = fact(g, 2, IDS(2, 2));
+  int32_t a = cu_fact(g, 2, IDS(2, 2)), v = cu_fact(g, 1, IDS(4)), x = cu_fact(g, 1, IDS(4));
+  int32_t y = cu_fact(g, 1, IDS(4)), dead = cu_fact(g, 2, IDS(2, 2));
   if (pc_graph_call(g, "aten::add.out", IDS(c1, c2, one, a), W(0, 0, 0, 1), 4) < 0 ||
       pc_graph_call(g, "aten::view_copy.out", IDS(a, shape, v), W(0, 0, 1), 3) < 0 ||
       pc_graph_call(g, "aten::mul.out", IDS(x, c1b, dead), W(0, 0, 1), 3) < 0 ||
@@ -380,10 +373,10 @@ static void test_replaceable_weights(void) {
     const float w[] = {1, 2, 3, 4, 5, 6}, k[] = {1, 1, 1};
     int32_t cw = pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 2, IDS(2, 3), PC_T_CONST, w, sizeof w,
                                  "fc.weight");
-    int32_t ck = fconst(g, 1, IDS(3), k, 3);
+    int32_t ck = cu_fconst(g, 1, IDS(3), k, 3);
     int32_t one = pc_graph_int(g, 1);
-    int32_t wt = fact(g, 2, IDS(3, 2)), k2 = fact(g, 1, IDS(3));
-    int32_t x = fact(g, 2, IDS(1, 3)), y = fact(g, 2, IDS(1, 2)), z = fact(g, 2, IDS(1, 3));
+    int32_t wt = cu_fact(g, 2, IDS(3, 2)), k2 = cu_fact(g, 1, IDS(3));
+    int32_t x = cu_fact(g, 2, IDS(1, 3)), y = cu_fact(g, 2, IDS(1, 2)), z = cu_fact(g, 2, IDS(1, 3));
     CHECK(pc_graph_call(g, "aten::t_copy.out", IDS(cw, wt), W(0, 1), 2) == 0);
     CHECK(pc_graph_call(g, "aten::add.out", IDS(ck, ck, one, k2), W(0, 0, 0, 1), 4) == 1);
     CHECK(pc_graph_call(g, "aten::mm.out", IDS(x, wt, y), W(0, 0, 1), 3) == 2);
@@ -419,12 +412,12 @@ static void test_no_duplicate_large_constant(void) {
       int32_t rows = big ? R : 4;
       pc_graph *g = pc_graph_new(NULL, "forward");
       CHECK(g != NULL);
-      int32_t cw = fconst(g, 2, IDS(rows, C), w, (size_t)rows * C);
-      int32_t wt = fact(g, 2, IDS(C, rows));
-      int32_t x = fact(g, 2, IDS(1, C)), y = fact(g, 2, IDS(1, rows));
+      int32_t cw = cu_fconst(g, 2, IDS(rows, C), w, (size_t)rows * C);
+      int32_t wt = cu_fact(g, 2, IDS(C, rows));
+      int32_t x = cu_fact(g, 2, IDS(1, C)), y = cu_fact(g, 2, IDS(1, rows));
       int32_t idx = pc_graph_tensor(g, PTERA_DTYPE_LONG, 1, IDS(1), PC_T_ACTIVATION, NULL, 0,
                                     NULL);
-      int32_t e = fact(g, 2, IDS(1, C));
+      int32_t e = cu_fact(g, 2, IDS(1, C));
       int32_t pad = pc_graph_int(g, -1);
       int32_t f = pc_graph_bool(g, false);
       CHECK(pc_graph_call(g, "aten::t_copy.out", IDS(cw, wt), W(0, 1), 2) == 0);

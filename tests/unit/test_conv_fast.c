@@ -327,6 +327,18 @@ static void geom_rejects(void) {
                       .stride = {2, 2}, .pad = {1, 1}, .dil = {1, 1}, .out_pad = {1, 0}, .transposed = true};
   CHECK(pk_conv2d_geom_init(&t, msg, sizeof msg) == PTERA_OK);
   CHECK(t.oh == 10 && t.ow == 9);
+  /* ceil_mode (pooling): rows ceil((5 - 2) / 2) + 1 = 3 (floor: 2); columns
+   * ceil((5 + 2 - 3) / 3) + 1 = 3, but the last window would start at 6 =
+   * in + pad, so 2 */
+  pk_conv2d_geom p = {.n = 1, .c_in = 2, .h = 5, .w = 5, .c_out = 2, .groups = 1, .kh = 2, .kw = 3,
+                      .stride = {2, 3}, .pad = {0, 1}, .dil = {1, 1}, .ceil_mode = true};
+  CHECK(pk_conv2d_geom_init(&p, msg, sizeof msg) == PTERA_OK);
+  CHECK(p.oh == 3 && p.ow == 2);
+  p.ceil_mode = false;
+  CHECK(pk_conv2d_geom_init(&p, msg, sizeof msg) == PTERA_OK);
+  CHECK(p.oh == 2 && p.ow == 2);
+  t.ceil_mode = true; /* not with transposed */
+  CHECK(pk_conv2d_geom_init(&t, msg, sizeof msg) == PTERA_INVALID_ARGUMENT);
 }
 
 int main(void) {

@@ -146,36 +146,12 @@ static void method_case(const uint8_t *file, size_t size, bool wconst, ptera_thr
 /* Fails allocation n = 1, 2, ... of load + create until both succeed, then
  * executes: every failure is MemoryAllocationFailed with a message and leaves
  * nothing live; the two inside prepare name the filters being packed. */
+static void exec_once(ptera_method *m, void *user) { exec_check(m, true); }
+
 static void alloc_failures(const uint8_t *file, size_t size) {
-  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
-  lo.allocator = &eu_tracking;
-  int in_prepare = 0, failures = 0;
-  for (size_t n = 1; n < 10000; n++) {
-    eu_live = eu_calls = 0;
-    eu_fail_at = n;
-    ptera_program *p = NULL;
-    ptera_method *m = NULL;
-    ptera_status st = ptera_program_load_buffer(file, size, &lo, &p);
-    if (st == PTERA_OK) {
-      st = ptera_method_create(p, "forward", NULL, &m);
-      if (st != PTERA_OK && m && strstr(ptera_method_errmsg(m), "out of memory packing 7 x 5 x 3 x 3 filters"))
-        in_prepare++;
-      if (st != PTERA_OK) CHECK(m == NULL || ptera_method_errmsg(m)[0]);
-    }
-    bool done = st == PTERA_OK;
-    if (done) {
-      eu_fail_at = 0;
-      exec_check(m, true);
-    } else {
-      failures++;
-      CHECK(st == PTERA_MEMORY_ALLOCATION_FAILED);
-    }
-    ptera_method_destroy(m);
-    ptera_program_destroy(p);
-    CHECK(eu_live == 0);
-    if (done) break;
-  }
-  eu_fail_at = 0;
+  int in_prepare;
+  size_t failures =
+      eu_load_failures(file, size, "out of memory packing 7 x 5 x 3 x 3 filters", &in_prepare, exec_once, NULL);
   CHECK(failures > 5 && in_prepare == 2);
 }
 

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "compile.h"
+#include "compile_util.h"
 #include "ptera/ptera.h"
 
 #define IDS(...) ((const int32_t[]){__VA_ARGS__})
@@ -24,9 +25,6 @@ static const double eps = 1e-5;
 static int32_t fconst(pc_graph *g, uint32_t dim, const int32_t *sizes, const float *d, size_t n,
                       const char *fqn) {
   return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_CONST, d, n * sizeof(float), fqn);
-}
-static int32_t fact(pc_graph *g, uint32_t dim, const int32_t *sizes) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_ACTIVATION, NULL, 0, NULL);
 }
 
 enum {
@@ -49,16 +47,16 @@ static built build(int flags) {
   pc_graph *g = b.g = pc_graph_new(NULL, "forward");
   CHECK(g != NULL);
   g->named_consts_replaceable = (flags & NAMED) != 0;
-  b.x = fact(g, 4, IDS(1, 2, 1, 2));
+  b.x = cu_fact(g, 4, IDS(1, 2, 1, 2));
   b.w = fconst(g, 4, IDS(2, 2, 1, 1), wd, 4, (flags & NAMED) ? "conv.weight" : NULL);
   int32_t none = pc_graph_none(g);
   int32_t bias = (flags & NO_BIAS) ? none : fconst(g, 1, IDS(2), bd, 2, NULL);
   int32_t ones = pc_graph_ints(g, (const int64_t[]){1, 1}, 2);
   int32_t zeros = pc_graph_ints(g, (const int64_t[]){0, 0}, 2);
   int32_t tr = pc_graph_bool(g, (flags & TRANSPOSED) != 0), groups = pc_graph_int(g, 1);
-  b.y = fact(g, 4, IDS(1, 2, 1, 2));
-  b.z = fact(g, 4, IDS(1, 2, 1, 2));
-  int32_t s1 = fact(g, 1, IDS(0)), s2 = fact(g, 1, IDS(0));
+  b.y = cu_fact(g, 4, IDS(1, 2, 1, 2));
+  b.z = cu_fact(g, 4, IDS(1, 2, 1, 2));
+  int32_t s1 = cu_fact(g, 1, IDS(0)), s2 = cu_fact(g, 1, IDS(0));
   int32_t gamma = (flags & NO_BIAS) ? none : fconst(g, 1, IDS(2), gd, 2, NULL);
   int32_t beta = (flags & NO_BIAS) ? none : fconst(g, 1, IDS(2), betad, 2, NULL);
   int32_t mean = fconst(g, 1, IDS(2), meand, 2, NULL), var = fconst(g, 1, IDS(2), vard, 2, NULL);
@@ -72,7 +70,7 @@ static built build(int flags) {
   int32_t outs[3] = {b.z, b.y, s1};
   uint32_t nout = 1;
   if (flags & READ_TWICE) {
-    int32_t one = pc_graph_int(g, 1), sum = fact(g, 4, IDS(1, 2, 1, 2));
+    int32_t one = pc_graph_int(g, 1), sum = cu_fact(g, 4, IDS(1, 2, 1, 2));
     CHECK(pc_graph_call(g, "aten::add.out", IDS(b.z, b.y, one, sum), (const uint8_t[]){0, 0, 0, 1},
                         4) >= 0);
     outs[0] = sum;
@@ -142,37 +140,24 @@ static void test_kept(void) {
  * the reference. */
 static void run(int flags, bool no_fold) {
   built b = build(flags);
-  pc_module mod = {&b.g, 1, NULL};
-  pc_compile_options o;
-  memset(&o, 0, sizeof o);
+  pc_compile_options o = cu_options(PC_BACKEND_NONE);
   o.no_fold_bn = no_fold;
   o.weight_keys = PC_WEIGHT_KEYS_FQN;
   pc_compile_result r;
-  pt_err e;
-  ptera_status st = pc_compile(&mod, &o, &r, &e);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "compile: %s\n", e.msg);
+  if (!cu_compile(b.g, &o, &r)) {
     pc_graph_free(b.g);
     return;
   }
   CHECK(r.methods[0].passes.bn_folded == (no_fold ? 0u : 1u));
   CHECK(r.methods[0].nodes_after == (no_fold ? 2u : 1u));
-  ptera_program *prog = NULL;
-  ptera_method *m = NULL;
-  CHECK(ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK);
-  CHECK(ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK);
-  CHECK(ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 4, IDS(1, 2, 1, 2), xd, sizeof xd) ==
-        PTERA_OK);
-  st = ptera_method_execute(m);
-  CHECK(st == PTERA_OK);
-  const ptera_value *z = ptera_method_output(m, 0);
-  CHECK(z && z->tag == PTERA_TAG_TENSOR && z->u.tensor->numel == 4);
-  if (st == PTERA_OK && z && z->tag == PTERA_TAG_TENSOR && z->u.tensor->numel == 4)
+  ptera_program *prog;
+  ptera_method *m;
+  const ptera_tensor *z = cu_run_forward(&r, xd, 4, IDS(1, 2, 1, 2), 4, &prog, &m);
+  if (z)
     for (int o2 = 0; o2 < 2; o2++)
       for (int p = 0; p < 2; p++) {
         double want = reference(flags, o2, p);
-        double got = ((const float *)z->u.tensor->data)[o2 * 2 + p];
+        double got = ((const float *)z->data)[o2 * 2 + p];
         CHECK(fabs(got - want) <= 1e-6 * (1 + fabs(want)));
       }
   ptera_method_destroy(m);

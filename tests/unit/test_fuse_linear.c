@@ -3,16 +3,11 @@
  * a fused (then folded) product computes, checked by hand. */
 #include "passes.h"
 #include "check.h"
+#include "compile_util.h"
 
 #define IDS(...) ((const int32_t[]){__VA_ARGS__})
 #define W(...) ((const uint8_t[]){__VA_ARGS__})
 
-static int32_t fconst(pc_graph *g, uint32_t dim, const int32_t *sizes, const float *d, size_t n) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_CONST, d, n * sizeof(float), NULL);
-}
-static int32_t fact(pc_graph *g, uint32_t dim, const int32_t *sizes) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_ACTIVATION, NULL, 0, NULL);
-}
 
 /* W [3,2] = [[1,2],[3,4],[5,6]], x [1,2] = [1,-1], b = [10,20,30]:
  * x W^T = [-1,-1,-1]; + b = [9,19,29]. */
@@ -49,9 +44,9 @@ static void test_mm(void) {
     pc_graph *g = pc_graph_new(NULL, "forward");
     CHECK(g != NULL);
     g->opset = how == T_COPY ? PC_OPSET_EXECUTORCH_OPTIMIZED : PC_OPSET_PTERA;
-    int32_t w = fconst(g, 2, IDS(3, 2), wd, 6), x = fconst(g, 2, IDS(1, 2), xd, 2);
-    int32_t t = fact(g, 2, how == PERMUTE_ID ? IDS(3, 2) : IDS(2, 3));
-    int32_t y = fact(g, 2, IDS(1, 3)), z = fact(g, 2, IDS(1, 3)), in = fact(g, 2, IDS(1, 3));
+    int32_t w = cu_fconst(g, 2, IDS(3, 2), wd, 6), x = cu_fconst(g, 2, IDS(1, 2), xd, 2);
+    int32_t t = cu_fact(g, 2, how == PERMUTE_ID ? IDS(3, 2) : IDS(2, 3));
+    int32_t y = cu_fact(g, 2, IDS(1, 3)), z = cu_fact(g, 2, IDS(1, 3)), in = cu_fact(g, 2, IDS(1, 3));
     int32_t one = pc_graph_int(g, 1);
     CHECK(transpose(g, how, w, t) == 0);
     CHECK(pc_graph_call(g, "aten::mm.out", IDS(x, t, y), W(0, 0, 1), 3) == 1);
@@ -88,10 +83,10 @@ static void test_addmm(void) {
     pc_graph *g = pc_graph_new(NULL, "forward");
     CHECK(g != NULL);
     g->opset = PC_OPSET_PTERA;
-    int32_t w = fconst(g, 2, IDS(3, 2), wd, 6), x = fconst(g, 2, IDS(1, 2), xd, 2);
-    int32_t b = cases[c].bias_rank == 1 ? fconst(g, 1, IDS(3), bd, 3)
-                                        : fconst(g, 2, IDS(1, 3), bd, 3);
-    int32_t t = fact(g, 2, IDS(2, 3)), y = fact(g, 2, IDS(1, 3));
+    int32_t w = cu_fconst(g, 2, IDS(3, 2), wd, 6), x = cu_fconst(g, 2, IDS(1, 2), xd, 2);
+    int32_t b = cases[c].bias_rank == 1 ? cu_fconst(g, 1, IDS(3), bd, 3)
+                                        : cu_fconst(g, 2, IDS(1, 3), bd, 3);
+    int32_t t = cu_fact(g, 2, IDS(2, 3)), y = cu_fact(g, 2, IDS(1, 3));
     int32_t beta = pc_graph_double(g, cases[c].beta), alpha = pc_graph_int(g, 1);
     CHECK(transpose(g, T_COPY, w, t) == 0);
     CHECK(pc_graph_call(g, "aten::addmm.out", IDS(b, x, t, beta, alpha, y), W(0, 0, 0, 0, 0, 1),
@@ -120,7 +115,7 @@ static void test_mutated_weight(void) {
   CHECK(g != NULL);
   int32_t w = pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 2, IDS(3, 2), PC_T_BUFFER, wd, sizeof wd,
                               "w");
-  int32_t x = fact(g, 2, IDS(1, 2)), t = fact(g, 2, IDS(2, 3)), y = fact(g, 2, IDS(1, 3));
+  int32_t x = cu_fact(g, 2, IDS(1, 2)), t = cu_fact(g, 2, IDS(2, 3)), y = cu_fact(g, 2, IDS(1, 3));
   int32_t one = pc_graph_int(g, 1);
   CHECK(transpose(g, T_COPY, w, t) == 0);
   CHECK(pc_graph_call(g, "aten::add.out", IDS(w, w, one, w), W(0, 0, 0, 1), 4) == 1);
@@ -144,11 +139,11 @@ static void test_portable(void) {
       pc_graph *g = pc_graph_new(NULL, "forward");
       CHECK(g != NULL && g->opset == PC_OPSET_EXECUTORCH_PORTABLE);
       g->named_consts_replaceable = kind == NAMED;
-      int32_t w = kind == ACTIVATION ? fact(g, 2, IDS(3, 2))
+      int32_t w = kind == ACTIVATION ? cu_fact(g, 2, IDS(3, 2))
                                      : pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 2, IDS(3, 2),
                                                        PC_T_CONST, wd, sizeof wd, "fc.weight");
-      int32_t b = fconst(g, 1, IDS(3), bd, 3), x = fact(g, 2, IDS(1, 2));
-      int32_t t = fact(g, 2, IDS(2, 3)), y = fact(g, 2, IDS(1, 3)), y2 = fact(g, 2, IDS(1, 3));
+      int32_t b = cu_fconst(g, 1, IDS(3), bd, 3), x = cu_fact(g, 2, IDS(1, 2));
+      int32_t t = cu_fact(g, 2, IDS(2, 3)), y = cu_fact(g, 2, IDS(1, 3)), y2 = cu_fact(g, 2, IDS(1, 3));
       int32_t one = pc_graph_int(g, 1);
       CHECK(transpose(g, how, w, t) == 0);
       CHECK(pc_graph_call(g, "aten::addmm.out", IDS(b, x, t, one, one, y), W(0, 0, 0, 0, 0, 1),

@@ -1,6 +1,6 @@
 /* CPU detection and forcing (kernels/cpu/isa.h): forcing never selects a
  * variant the CPU lacks, scalar is always there, and PK_ISA_COUNT restores
- * detection. */
+ * detection; extensions only with their base variant. */
 #include "check.h"
 #include <string.h>
 
@@ -23,7 +23,13 @@ int main(void) {
 #if defined(__x86_64__)
   CHECK(!pk_isa_available(PK_ISA_NEON));
   if (pk_isa_available(PK_ISA_AVX512)) CHECK(pk_isa_available(PK_ISA_AVX2));
+  CHECK(!pk_isa_ext_available(PK_EXT_DOTPROD));
+  if (pk_isa_ext_available(PK_EXT_AVX512VNNI)) CHECK(pk_isa_available(PK_ISA_AVX512));
+  if (pk_isa_ext_available(PK_EXT_AVXVNNI)) CHECK(pk_isa_available(PK_ISA_AVX2));
+#else
+  CHECK(!pk_isa_ext_available(PK_EXT_AVX512VNNI) && !pk_isa_ext_available(PK_EXT_AVXVNNI));
 #endif
+  CHECK(!pk_isa_ext_available(PK_EXT_COUNT));
   CHECK(strcmp(pk_isa_name(PK_ISA_AVX512), "avx512") == 0);
   return check_summary("isa");
 }

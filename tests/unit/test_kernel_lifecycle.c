@@ -297,35 +297,11 @@ static void test_failing_prepare(const uint8_t *file, size_t size) {
 /* Fails allocation n = 1, 2, ... of load + create + execute until all
  * succeed: each failure is MemoryAllocationFailed with a message and leaves
  * nothing live; some of them hit prepare. */
+static void exec_zeros(ptera_method *m, void *user) { eu_exec_x(m, (const float[3]){0, 0, 0}, 40.0f, 80.0f, 120.0f); }
+
 static void test_alloc_failures(const uint8_t *file, size_t size) {
-  ptera_load_options lo = PTERA_LOAD_OPTIONS_INIT;
-  lo.allocator = &eu_tracking;
-  int in_prepare = 0, failures = 0;
-  for (size_t n = 1; n < 10000; n++) {
-    eu_live = eu_calls = 0;
-    eu_fail_at = n;
-    ptera_program *p = NULL;
-    ptera_method *m = NULL;
-    ptera_status st = ptera_program_load_buffer(file, size, &lo, &p);
-    if (st == PTERA_OK) {
-      st = ptera_method_create(p, "forward", NULL, &m);
-      if (st != PTERA_OK && m && strstr(ptera_method_errmsg(m), "prepare failed")) in_prepare++;
-      if (st != PTERA_OK) CHECK(m == NULL || ptera_method_errmsg(m)[0]);
-    }
-    bool done = st == PTERA_OK;
-    if (done) {
-      eu_fail_at = 0;
-      eu_exec_x(m, (const float[3]){0, 0, 0}, 40.0f, 80.0f, 120.0f);
-    } else {
-      failures++;
-      CHECK(st == PTERA_MEMORY_ALLOCATION_FAILED);
-    }
-    ptera_method_destroy(m);
-    ptera_program_destroy(p);
-    CHECK(eu_live == 0);
-    if (done) break;
-  }
-  eu_fail_at = 0;
+  int in_prepare;
+  size_t failures = eu_load_failures(file, size, "prepare failed", &in_prepare, exec_zeros, NULL);
   CHECK(failures > 5 && in_prepare == 2);
 }
 

@@ -431,6 +431,13 @@ static void test_quant_tensor_channel(void) {
                 KT_T(PTERA_DTYPE_DOUBLE, s2, 2), kt_none(), kt_int(1), kt_int(-128), kt_int(127),
                 kt_int(PTERA_DTYPE_CHAR), kt_none(), f2, f2) == PTERA_OK);
   CHECK(kt_farr(f, (float[]){0.5f, -0.5f, 3.0f, 2.5f}, 4, 0));
+  /* the same with Float scales (the row-major int8 path, a scale per column) */
+  float s2f[2] = {0.5f, 0.25f};
+  memset(f, 0, sizeof f);
+  CHECK(KT_CALL("quantized_decomposed::dequantize_per_channel.out", KT_T(PTERA_DTYPE_CHAR, q, 2, 2),
+                KT_T(PTERA_DTYPE_FLOAT, s2f, 2), kt_none(), kt_int(1), kt_int(-128), kt_int(127),
+                kt_int(PTERA_DTYPE_CHAR), kt_none(), f2, f2) == PTERA_OK);
+  CHECK(kt_farr(f, (float[]){0.5f, -0.5f, 3.0f, 2.5f}, 4, 0));
   CHECK(KT_CALL("quantized_decomposed::quantize_per_channel.out", KT_T(PTERA_DTYPE_FLOAT, x, 2, 2),
                 KT_T(PTERA_DTYPE_DOUBLE, s2, 2), KT_T(PTERA_DTYPE_LONG, z2, 2), kt_int(2), kt_int(-128),
                 kt_int(127), kt_int(PTERA_DTYPE_CHAR), q2, q2) == PTERA_INVALID_ARGUMENT);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fail_alloc.h"
 #include "memplan.h"
 
 #define B(sz, f, l) {(sz), (f), (l), -1, false}
@@ -323,30 +324,9 @@ static void test_overflow(void) {
   pc_memplan_free(&p);
 }
 
-typedef struct fa_state {
-  long fail_at, count, live;
-} fa_state;
-
-static void *fa_alloc(void *ud, size_t size, size_t align) {
-  fa_state *s = ud;
-  if (s->count++ == s->fail_at) return NULL;
-  if (align < sizeof(void *)) align = sizeof(void *);
-  void *p = NULL;
-  if (posix_memalign(&p, align, size ? size : 1) != 0) return NULL;
-  s->live++;
-  return p;
-}
-
-static void fa_free(void *ud, void *p) {
-  fa_state *s = ud;
-  if (!p) return;
-  s->live--;
-  free(p);
-}
-
 static void test_alloc_failures(void) {
   pc_membuf b[] = {P(784 * 4, 0, 0), B(512, 0, 1), V(512, 1, 2, 1), B(256, 2, 3), P(40, 3, 3)};
-  fa_state s = {-1, 0, 0};
+  fa_state s = {-1, 0, 0, false};
   ptera_allocator a = {fa_alloc, fa_free, &s};
   pc_memplan p;
   pt_err e;
@@ -359,7 +339,7 @@ static void test_alloc_failures(void) {
   CHECK(s.live == 0);
   int failed = 0;
   for (long k = 0; k < total; k++) {
-    s = (fa_state){k, 0, 0};
+    s = (fa_state){k, 0, 0, false};
     pt_err_clear(&e);
     ptera_status st = pc_memplan_compute(b, N(b), 16, &a, &p, &e);
     if (st == PTERA_MEMORY_ALLOCATION_FAILED && e.msg[0] && p.locs == NULL && s.live == 0) failed++;
@@ -367,7 +347,7 @@ static void test_alloc_failures(void) {
   }
   CHECK(failed == total);
   /* Verify too. */
-  s = (fa_state){-1, 0, 0};
+  s = (fa_state){-1, 0, 0, false};
   CHECK(pc_memplan_compute(b, N(b), 16, &a, &p, &e) == PTERA_OK);
   failed = 0;
   for (long k = 0; k < vtotal; k++) {

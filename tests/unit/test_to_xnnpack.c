@@ -12,18 +12,13 @@
 
 #include "check.h"
 #include "compile.h"
+#include "compile_util.h"
 #include "ptera/ptera.h"
 #include "sha256.h"
 
 #define IDS(...) ((const int32_t[]){__VA_ARGS__})
 #define W(...) ((const uint8_t[]){__VA_ARGS__})
 
-static int32_t fconst(pc_graph *g, uint32_t dim, const int32_t *sizes, const float *d, size_t n) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_CONST, d, n * sizeof(float), NULL);
-}
-static int32_t fact(pc_graph *g, uint32_t dim, const int32_t *sizes) {
-  return pc_graph_tensor(g, PTERA_DTYPE_FLOAT, dim, sizes, PC_T_ACTIVATION, NULL, 0, NULL);
-}
 
 /* Weights: conv 2 -> 3 channels, 3x3; linear as mm with [ic = 3*2*2, oc = 2]. */
 static float cw[3 * 2 * 3 * 3], cb[3], mw[12 * 2];
@@ -38,20 +33,20 @@ static void fill(void) {
  * cpu_op] -> view [1,12] -> mm(W [12,2]) -> out [1,2]. */
 static pc_graph *build(bool cpu_op, bool weight_const) {
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 4, IDS(1, 2, 4, 4));
-  int32_t w = weight_const ? fconst(g, 4, IDS(3, 2, 3, 3), cw, 54) : fact(g, 4, IDS(3, 2, 3, 3));
-  int32_t b = fconst(g, 1, IDS(3), cb, 3);
+  int32_t x = cu_fact(g, 4, IDS(1, 2, 4, 4));
+  int32_t w = weight_const ? cu_fconst(g, 4, IDS(3, 2, 3, 3), cw, 54) : cu_fact(g, 4, IDS(3, 2, 3, 3));
+  int32_t b = cu_fconst(g, 1, IDS(3), cb, 3);
   int32_t ones = pc_graph_ints(g, (const int64_t[]){1, 1}, 2);
   int32_t zeros = pc_graph_ints(g, (const int64_t[]){0, 0}, 2);
   int32_t twos = pc_graph_ints(g, (const int64_t[]){2, 2}, 2);
   int32_t f = pc_graph_bool(g, false), one = pc_graph_int(g, 1);
-  int32_t c = fact(g, 4, IDS(1, 3, 4, 4)), r = fact(g, 4, IDS(1, 3, 4, 4));
-  int32_t p = fact(g, 4, IDS(1, 3, 2, 2));
+  int32_t c = cu_fact(g, 4, IDS(1, 3, 4, 4)), r = cu_fact(g, 4, IDS(1, 3, 4, 4));
+  int32_t p = cu_fact(g, 4, IDS(1, 3, 2, 2));
   int32_t idx = pc_graph_tensor(g, PTERA_DTYPE_LONG, 4, IDS(1, 3, 2, 2), PC_T_ACTIVATION, NULL, 0,
                                 NULL);
-  int32_t s = cpu_op ? fact(g, 4, IDS(1, 3, 2, 2)) : p;
+  int32_t s = cpu_op ? cu_fact(g, 4, IDS(1, 3, 2, 2)) : p;
   int32_t shape = pc_graph_ints(g, (const int64_t[]){1, 12}, 2);
-  int32_t v = fact(g, 2, IDS(1, 12)), m = fconst(g, 2, IDS(12, 2), mw, 24), y = fact(g, 2, IDS(1, 2));
+  int32_t v = cu_fact(g, 2, IDS(1, 12)), m = cu_fconst(g, 2, IDS(12, 2), mw, 24), y = cu_fact(g, 2, IDS(1, 2));
   int32_t ins[2] = {x, w};
   pc_graph_call(g, "aten::convolution.out", IDS(x, w, b, ones, ones, ones, f, zeros, one, c),
                 W(0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 10);
@@ -99,7 +94,7 @@ static void check_externals(const pc_graph *g, const pc_gnode *n, const pf_xnn_g
 static void test_one_partition(void) {
   pc_graph *g = build(false, true);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
   CHECK(st.partitions == 1 && st.delegated_nodes == 5 && st.cpu_nodes == 0);
   CHECK(g->nnodes == 1 && g->nodes[0].delegate && strcmp(g->nodes[0].op, "XnnpackBackend") == 0);
   const pc_gnode *n = &g->nodes[0];
@@ -146,7 +141,7 @@ static void test_one_partition(void) {
 static void test_split(void) {
   pc_graph *g = build(true, true);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
   CHECK(st.partitions == 2 && st.delegated_nodes == 5 && st.cpu_nodes == 1);
   CHECK(g->nnodes == 3 && g->nodes[0].delegate && !g->nodes[1].delegate && g->nodes[2].delegate);
   CHECK(strcmp(g->nodes[1].op, "aten::sin.out") == 0);
@@ -172,7 +167,7 @@ static void test_split(void) {
 static void test_rejected(void) {
   pc_graph *g = build(false, false);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
   CHECK(st.cpu_nodes == 1 && st.delegated_nodes == 4 && st.partitions == 1);
   CHECK(g->nnodes == 2 && strcmp(g->nodes[0].op, "aten::convolution.out") == 0 && g->nodes[1].delegate);
   pc_graph_free(g);
@@ -180,34 +175,19 @@ static void test_rejected(void) {
 
 static bool run(bool cpu_op, pc_backend backend, float *out) {
   pc_graph *g = build(cpu_op, true);
-  pc_module mod = {&g, 1, NULL};
-  pc_compile_options o;
-  memset(&o, 0, sizeof o);
-  o.backend = backend;
+  pc_compile_options o = cu_options(backend);
   pc_compile_result r;
-  pt_err e;
-  ptera_status st = pc_compile(&mod, &o, &r, &e);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "compile: %s\n", e.msg);
+  if (!cu_compile(g, &o, &r)) {
     pc_graph_free(g);
     return false;
   }
-  ptera_program *prog = NULL;
-  ptera_method *m = NULL;
-  bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-            ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK;
-  CHECK(ok);
+  ptera_program *prog;
+  ptera_method *m;
   float x[32];
   for (int i = 0; i < 32; i++) x[i] = (float)((i * 13) % 17 - 8) / 5;
-  ok = ok && ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 4, IDS(1, 2, 4, 4), x, sizeof x) ==
-                 PTERA_OK &&
-       ptera_method_execute(m) == PTERA_OK;
-  CHECK(ok);
-  const ptera_value *y = ok ? ptera_method_output(m, 0) : NULL;
-  ok = y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 2;
-  CHECK(ok);
-  if (ok) memcpy(out, y->u.tensor->data, 2 * sizeof *out);
+  const ptera_tensor *y = cu_run_forward(&r, x, 4, IDS(1, 2, 4, 4), 2, &prog, &m);
+  bool ok = y != NULL;
+  if (ok) memcpy(out, y->data, 2 * sizeof *out);
   ptera_method_destroy(m);
   ptera_program_destroy(prog);
   pc_compile_result_free(&r);
@@ -231,33 +211,22 @@ static void test_bounded(void) {
   for (int i = 0; i < 36; i++) x[i] = (float)((i * 11) % 13 - 6) / 4;
   for (int backend = 0; backend < 2; backend++) {
     pc_graph *g = pc_graph_new(NULL, "forward");
-    int32_t in = fact(g, 2, IDS(4, 12)), w = fconst(g, 2, IDS(12, 2), mw, 24);
-    int32_t t = fact(g, 2, IDS(4, 2)), y = fact(g, 2, IDS(4, 2));
+    int32_t in = cu_fact(g, 2, IDS(4, 12)), w = cu_fconst(g, 2, IDS(12, 2), mw, 24);
+    int32_t t = cu_fact(g, 2, IDS(4, 2)), y = cu_fact(g, 2, IDS(4, 2));
     g->values[in].u.t.dynamism = g->values[t].u.t.dynamism = g->values[y].u.t.dynamism = 1;
     pc_graph_call(g, "aten::mm.out", IDS(in, w, t), W(0, 0, 1), 3);
     pc_graph_call(g, "aten::relu.out", IDS(t, y), W(0, 1), 2);
     CHECK(pc_graph_set_inputs(g, &in, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
-    pc_module mod = {&g, 1, NULL};
-    pc_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.backend = backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE;
+    pc_compile_options o = cu_options(backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE);
     pc_compile_result r;
-    pt_err e;
-    CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+    cu_compile(g, &o, &r);
     CHECK(r.methods[0].xnn.delegated_nodes == (backend ? 2u : 0u));
-    ptera_program *prog = NULL;
-    ptera_method *m = NULL;
-    bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-              ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
-              ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, IDS(3, 12), x, sizeof x) ==
-                  PTERA_OK &&
-              ptera_method_execute(m) == PTERA_OK;
+    ptera_program *prog;
+    ptera_method *m;
+    const ptera_tensor *v = cu_run_forward(&r, x, 2, IDS(3, 12), 6, &prog, &m);
+    bool ok = v && v->dim == 2 && v->sizes[0] == 3;
     CHECK(ok);
-    const ptera_value *v = ok ? ptera_method_output(m, 0) : NULL;
-    ok = v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 6 && v->u.tensor->dim == 2 &&
-         v->u.tensor->sizes[0] == 3;
-    CHECK(ok);
-    if (ok) memcpy(backend ? got : want, v->u.tensor->data, sizeof got);
+    if (ok) memcpy(backend ? got : want, v->data, sizeof got);
     ptera_method_destroy(m);
     ptera_program_destroy(prog);
     pc_compile_result_free(&r);
@@ -273,11 +242,11 @@ static void test_bounded(void) {
 static pc_graph *handoff_graph(void) {
   static const float k[4] = {0.5f, -1, 0.25f, 2}, k2[4] = {1, 0.5f, -0.5f, 1}, k3[4] = {-1, 1, 2, 0.5f};
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 4, IDS(1, 2, 3, 3)), c1 = fact(g, 4, IDS(1, 2, 3, 3));
-  int32_t c2 = fact(g, 4, IDS(1, 2, 3, 3)), s = fact(g, 4, IDS(1, 2, 3, 3));
-  int32_t d = fact(g, 4, IDS(1, 2, 3, 3)), y = fact(g, 4, IDS(1, 2, 3, 3));
-  int32_t w1 = fconst(g, 4, IDS(2, 2, 1, 1), k, 4), w2 = fconst(g, 4, IDS(2, 2, 1, 1), k2, 4);
-  int32_t w3 = fconst(g, 4, IDS(2, 2, 1, 1), k3, 4), none = pc_graph_none(g);
+  int32_t x = cu_fact(g, 4, IDS(1, 2, 3, 3)), c1 = cu_fact(g, 4, IDS(1, 2, 3, 3));
+  int32_t c2 = cu_fact(g, 4, IDS(1, 2, 3, 3)), s = cu_fact(g, 4, IDS(1, 2, 3, 3));
+  int32_t d = cu_fact(g, 4, IDS(1, 2, 3, 3)), y = cu_fact(g, 4, IDS(1, 2, 3, 3));
+  int32_t w1 = cu_fconst(g, 4, IDS(2, 2, 1, 1), k, 4), w2 = cu_fconst(g, 4, IDS(2, 2, 1, 1), k2, 4);
+  int32_t w3 = cu_fconst(g, 4, IDS(2, 2, 1, 1), k3, 4), none = pc_graph_none(g);
   int32_t ones = pc_graph_ints(g, (const int64_t[]){1, 1}, 2);
   int32_t zeros = pc_graph_ints(g, (const int64_t[]){0, 0}, 2);
   int32_t f = pc_graph_bool(g, false), one = pc_graph_int(g, 1);
@@ -297,7 +266,7 @@ static void test_handoff(void) {
   pc_graph *g = handoff_graph();
   int32_t c1 = g->nodes[0].args[9];
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
   CHECK(st.partitions == 2 && st.cpu_nodes == 1 && st.nhwc_handoffs == 1);
   const uint8_t *order = g->values[c1].u.t.dim_order;
   CHECK(order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1);
@@ -322,25 +291,13 @@ static void test_handoff(void) {
   for (int i = 0; i < 18; i++) xin[i] = (float)(i % 7) / 3 - 1;
   for (int backend = 0; backend < 2; backend++) {
     g = handoff_graph();
-    pc_module mod = {&g, 1, NULL};
-    pc_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.backend = backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE;
+    pc_compile_options o = cu_options(backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE);
     pc_compile_result r;
-    pt_err e;
-    CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
-    ptera_program *prog = NULL;
-    ptera_method *m = NULL;
-    bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-              ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
-              ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 4, IDS(1, 2, 3, 3), xin,
-                                            sizeof xin) == PTERA_OK &&
-              ptera_method_execute(m) == PTERA_OK;
-    CHECK(ok);
-    const ptera_value *v = ok ? ptera_method_output(m, 0) : NULL;
-    ok = v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 18;
-    CHECK(ok);
-    if (ok) memcpy(backend ? got : want, v->u.tensor->data, sizeof got);
+    cu_compile(g, &o, &r);
+    ptera_program *prog;
+    ptera_method *m;
+    const ptera_tensor *v = cu_run_forward(&r, xin, 4, IDS(1, 2, 3, 3), 18, &prog, &m);
+    if (v) memcpy(backend ? got : want, v->data, sizeof got);
     ptera_method_destroy(m);
     ptera_program_destroy(prog);
     pc_compile_result_free(&r);
@@ -357,8 +314,8 @@ static void test_scalar_ops(void) {
   for (int i = 0; i < 10; i++) xin[i] = (float)i / 3 - 1.5f;
   for (int backend = 0; backend < 2; backend++) {
     pc_graph *g = pc_graph_new(NULL, "forward");
-    int32_t x = fact(g, 2, IDS(2, 5)), v[7];
-    for (int i = 0; i < 7; i++) v[i] = fact(g, 2, IDS(2, 3));
+    int32_t x = cu_fact(g, 2, IDS(2, 5)), v[7];
+    for (int i = 0; i < 7; i++) v[i] = cu_fact(g, 2, IDS(2, 3));
     int32_t dim = pc_graph_int(g, 1), start = pc_graph_int(g, 1), end = pc_graph_int(g, 4);
     int32_t one = pc_graph_int(g, 1), two = pc_graph_int(g, 2), half = pc_graph_double(g, 0.5);
     int32_t four = pc_graph_double(g, 4), m3 = pc_graph_int(g, -3), none = pc_graph_none(g);
@@ -371,26 +328,14 @@ static void test_scalar_ops(void) {
     pc_graph_call(g, "aten::mul.Scalar_out", IDS(v[4], m3, v[5]), W(0, 0, 1), 3);
     pc_graph_call(g, "aten::sub.Scalar_out", IDS(v[5], one, one, v[6]), W(0, 0, 0, 1), 4);
     CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &v[6], 1) == PTERA_OK);
-    pc_module mod = {&g, 1, NULL};
-    pc_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.backend = backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE;
+    pc_compile_options o = cu_options(backend ? PC_BACKEND_XNNPACK : PC_BACKEND_NONE);
     pc_compile_result r;
-    pt_err e;
-    CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+    cu_compile(g, &o, &r);
     if (backend) CHECK(r.methods[0].xnn.delegated_nodes == 7 && r.methods[0].xnn.cpu_nodes == 0);
-    ptera_program *prog = NULL;
-    ptera_method *m = NULL;
-    bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-              ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
-              ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, IDS(2, 5), xin, sizeof xin) ==
-                  PTERA_OK &&
-              ptera_method_execute(m) == PTERA_OK;
-    CHECK(ok);
-    const ptera_value *y = ok ? ptera_method_output(m, 0) : NULL;
-    ok = y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 6;
-    CHECK(ok);
-    if (ok) memcpy(res[backend], y->u.tensor->data, sizeof res[0]);
+    ptera_program *prog;
+    ptera_method *m;
+    const ptera_tensor *y = cu_run_forward(&r, xin, 2, IDS(2, 5), 6, &prog, &m);
+    if (y) memcpy(res[backend], y->data, sizeof res[0]);
     ptera_method_destroy(m);
     ptera_program_destroy(prog);
     pc_compile_result_free(&r);
@@ -411,35 +356,23 @@ static void test_split_cat(void) {
   float xin[10];
   for (int i = 0; i < 10; i++) xin[i] = (float)i;
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 2, IDS(2, 5)), a = fact(g, 2, IDS(2, 2)), b = fact(g, 2, IDS(2, 2));
-  int32_t c = fact(g, 2, IDS(2, 1)), y = fact(g, 2, IDS(2, 5));
+  int32_t x = cu_fact(g, 2, IDS(2, 5)), a = cu_fact(g, 2, IDS(2, 2)), b = cu_fact(g, 2, IDS(2, 2));
+  int32_t c = cu_fact(g, 2, IDS(2, 1)), y = cu_fact(g, 2, IDS(2, 5));
   int32_t pieces = pc_graph_tensor_list(g, IDS(a, b, c), 3, false);
   int32_t rev = pc_graph_tensor_list(g, IDS(c, b, a), 3, false);
   int32_t two = pc_graph_int(g, 2), one = pc_graph_int(g, 1);
   pc_graph_call(g, "aten::split_copy.Tensor_out", IDS(x, two, one, pieces), W(0, 0, 0, 1), 4);
   pc_graph_call(g, "aten::cat.out", IDS(rev, one, y), W(0, 0, 1), 3);
   CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
-  pc_module mod = {&g, 1, NULL};
-  pc_compile_options o;
-  memset(&o, 0, sizeof o);
-  o.backend = PC_BACKEND_XNNPACK;
+  pc_compile_options o = cu_options(PC_BACKEND_XNNPACK);
   pc_compile_result r;
-  pt_err e;
-  CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_OK);
+  cu_compile(g, &o, &r);
   CHECK(r.methods[0].xnn.delegated_nodes == 2 && r.methods[0].xnn.cpu_nodes == 0);
-  ptera_program *prog = NULL;
-  ptera_method *m = NULL;
-  bool ok = ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK &&
-            ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK &&
-            ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 2, IDS(2, 5), xin, sizeof xin) ==
-                PTERA_OK &&
-            ptera_method_execute(m) == PTERA_OK;
-  CHECK(ok);
-  const ptera_value *v = ok ? ptera_method_output(m, 0) : NULL;
-  ok = v && v->tag == PTERA_TAG_TENSOR && v->u.tensor->numel == 10;
-  CHECK(ok);
+  ptera_program *prog;
+  ptera_method *m;
+  const ptera_tensor *v = cu_run_forward(&r, xin, 2, IDS(2, 5), 10, &prog, &m);
   static const float want[10] = {4, 2, 3, 0, 1, 9, 7, 8, 5, 6};
-  if (ok) CHECK(memcmp(v->u.tensor->data, want, sizeof want) == 0);
+  if (v) CHECK(memcmp(v->data, want, sizeof want) == 0);
   ptera_method_destroy(m);
   ptera_program_destroy(prog);
   pc_compile_result_free(&r);
@@ -451,11 +384,11 @@ static void test_split_cat(void) {
  * and scales are the formula's (to_xnnpack.h), computed here again. */
 static void test_8da8w(void) {
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 2, IDS(2, 12)), w = fconst(g, 2, IDS(12, 2), mw, 24), y = fact(g, 2, IDS(2, 2));
+  int32_t x = cu_fact(g, 2, IDS(2, 12)), w = cu_fconst(g, 2, IDS(12, 2), mw, 24), y = cu_fact(g, 2, IDS(2, 2));
   pc_graph_call(g, "aten::mm.out", IDS(x, w, y), W(0, 0, 1), 3);
   CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA8W, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA8W, 32, &st) == PTERA_OK);
   CHECK(st.partitions == 1 && st.quantized == 1 && g->nnodes == 1);
   pt_arena a;
   pt_arena_init(&a, NULL);
@@ -509,8 +442,8 @@ static bool supported_one(pc_graph *g, int32_t node) {
 /* avg_pool2d(x [1,2,4,4], 2x2, stride 2, padding pad, ceil, count_include_pad). */
 static bool avg_pool(int pad, bool ceil, bool include_pad, bool divisor) {
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 4, IDS(1, 2, 4, 4));
-  int32_t o = pad ? 3 : 2, y = fact(g, 4, IDS(1, 2, o, o));
+  int32_t x = cu_fact(g, 4, IDS(1, 2, 4, 4));
+  int32_t o = pad ? 3 : 2, y = cu_fact(g, 4, IDS(1, 2, o, o));
   int32_t k = pc_graph_ints(g, (const int64_t[]){2, 2}, 2);
   int32_t p = pc_graph_ints(g, (const int64_t[]){pad, pad}, 2);
   int32_t cm = pc_graph_bool(g, ceil), ip = pc_graph_bool(g, include_pad);
@@ -541,7 +474,7 @@ static int32_t int3(pc_graph *g) { return pc_graph_int(g, 3); }
 
 static bool softmax_dim(int64_t dim) {
   pc_graph *g = pc_graph_new(NULL, "forward");
-  int32_t x = fact(g, 2, IDS(2, 3)), y = fact(g, 2, IDS(2, 3));
+  int32_t x = cu_fact(g, 2, IDS(2, 3)), y = cu_fact(g, 2, IDS(2, 3));
   int32_t d = pc_graph_int(g, dim), f = pc_graph_bool(g, false);
   int32_t n = pc_graph_call(g, "aten::_softmax.out", IDS(x, d, f, y), W(0, 0, 0, 1), 4);
   pc_graph_set_inputs(g, &x, 1);

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "compile.h"
+#include "compile_util.h"
 #include "graph.h"
 #include "passes.h"
 #include "ptera/ptera.h"
@@ -105,34 +106,21 @@ static void test_kept(void) {
  * pass and checks output 0. */
 static void run(bool inplace_after, bool no_views, const float *want) {
   pc_graph *g = view_graph(inplace_after, false);
-  pc_module mod = {&g, 1, NULL};
-  pc_compile_options o;
-  memset(&o, 0, sizeof o);
+  pc_compile_options o = cu_options(PC_BACKEND_NONE);
   o.no_views = no_views;
   o.weight_keys = PC_WEIGHT_KEYS_FQN;
   pc_compile_result r;
-  pt_err e;
-  ptera_status st = pc_compile(&mod, &o, &r, &e);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) {
-    fprintf(stderr, "compile: %s\n", e.msg);
+  if (!cu_compile(g, &o, &r)) {
     pc_graph_free(g);
     return;
   }
   CHECK(r.methods[0].passes.elided_views == (no_views || inplace_after ? 0u : 1u));
-  ptera_program *prog = NULL;
-  ptera_method *m = NULL;
-  CHECK(ptera_program_load_buffer(r.pte, r.pte_size, NULL, &prog) == PTERA_OK);
-  CHECK(ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK);
+  ptera_program *prog;
+  ptera_method *m;
   const float x[4] = {-1, 2, -3, 4};
-  CHECK(ptera_method_set_input_tensor(m, 0, PTERA_DTYPE_FLOAT, 1, IDS(4), x, sizeof x) == PTERA_OK);
-  st = ptera_method_execute(m);
-  CHECK(st == PTERA_OK);
-  if (st != PTERA_OK) fprintf(stderr, "execute: %s\n", ptera_method_errmsg(m));
-  const ptera_value *y = ptera_method_output(m, 0);
-  CHECK(y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 4);
-  if (st == PTERA_OK && y && y->tag == PTERA_TAG_TENSOR && y->u.tensor->numel == 4)
-    for (int i = 0; i < 4; i++) CHECK(((const float *)y->u.tensor->data)[i] == want[i]);
+  const ptera_tensor *y = cu_run_forward(&r, x, 1, IDS(4), 4, &prog, &m);
+  if (y)
+    for (int i = 0; i < 4; i++) CHECK(((const float *)y->data)[i] == want[i]);
   ptera_method_destroy(m);
   ptera_program_destroy(prog);
   pc_compile_result_free(&r);

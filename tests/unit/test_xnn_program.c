@@ -15,6 +15,7 @@
 #include "emit_util.h"
 #include "emit_xnn.h"
 #include "ptera/ptera.h"
+#include "xnn_program.h"
 
 static float rndf(uint32_t *s) {
   *s = *s * 1664525u + 1013904223u;
@@ -23,27 +24,6 @@ static float rndf(uint32_t *s) {
 
 static void fill(float *p, size_t n, uint32_t seed) {
   for (size_t i = 0; i < n; i++) p[i] = rndf(&seed);
-}
-
-/* Program: input x (planned, offset 0), output y (planned after x), forward
- * = DelegateCall(XnnpackBackend, blob)(x, y). */
-static uint8_t *delegated(const uint8_t *blob, size_t bsize, uint8_t dim, const int32_t *xs, const int32_t *ys,
-                          size_t *size) {
-  size_t xb = 4, yb = 4;
-  for (unsigned d = 0; d < dim; d++) {
-    xb *= (size_t)xs[d];
-    yb *= (size_t)ys[d];
-  }
-  pc_value vals[2] = {eu_tensor_f(PC_STORAGE_PLANNED, dim, xs), eu_tensor_f(PC_STORAGE_PLANNED, dim, ys)};
-  vals[0].u.tensor.memory_id = vals[1].u.tensor.memory_id = 1;
-  vals[1].u.tensor.memory_offset = (xb + 63) & ~(size_t)63;
-  static const int32_t in0[1] = {0}, out1[1] = {1}, args[2] = {0, 1};
-  int64_t arena = (int64_t)(((xb + 63) & ~(size_t)63) + yb);
-  pc_instr call = {0, args, 2, true};
-  pc_delegate d = {"XnnpackBackend", blob, bsize};
-  pc_method m = {"forward", vals, 2, in0, 1, out1, 1, &call, 1, NULL, 0, &arena, 1, &d, 1};
-  pc_program p = {&m, 1, NULL, 0};
-  return eu_emit(&p, NULL, size);
 }
 
 /* Runs file with x and compares output 0 with want (n floats, tolerance
@@ -89,20 +69,6 @@ static void runs(const uint8_t *file, size_t size, const float *x, size_t nx, co
   ptera_threadpool_destroy(pool);
 }
 
-static pc_xnn_value_desc f32v(uint32_t flags, uint32_t ext, uint8_t ndims, const uint32_t *dims, const float *data,
-                              size_t n) {
-  pc_xnn_value_desc v;
-  memset(&v, 0, sizeof v);
-  v.datatype = PF_XNN_DT_FP32;
-  v.flags = flags;
-  v.external_id = ext;
-  v.ndims = ndims;
-  memcpy(v.dims, dims, ndims * sizeof *dims);
-  v.data = data;
-  v.nbytes = data ? n * 4 : 0;
-  return v;
-}
-
 static void test_fc(void) {
   enum { M = 33, K = 40, N = 24 };
   static float x[M * K], w[N * K], b[N], want[M * N];
@@ -115,23 +81,21 @@ static void test_fc(void) {
       for (int k = 0; k < K; k++) acc += (double)x[i * K + k] * w[o * K + k];
       want[i * N + o] = (float)fmin(fmax(acc, -2.0), 2.5);
     }
-  pc_xnn_value_desc v[4] = {f32v(1, 0, 2, (const uint32_t[]){M, K}, NULL, 0),
-                            f32v(0, 0, 2, (const uint32_t[]){N, K}, w, N * K),
-                            f32v(0, 0, 1, (const uint32_t[]){N}, b, N),
-                            f32v(2, 1, 2, (const uint32_t[]){M, N}, NULL, 0)};
-  pc_xnn_node_desc n;
-  memset(&n, 0, sizeof n);
-  n.kind = PF_XNN_FULLY_CONNECTED;
-  n.in[1] = 1;
-  n.in[2] = 2;
-  n.out[0] = 3;
+  pc_xnn_value_desc v[4] = {xp_f32_value(1, 0, 2, (const uint32_t[]){M, K}, NULL, 0),
+                            xp_f32_value(0, 0, 2, (const uint32_t[]){N, K}, w, N * K),
+                            xp_f32_value(0, 0, 1, (const uint32_t[]){N}, b, N),
+                            xp_f32_value(2, 1, 2, (const uint32_t[]){M, N}, NULL, 0)};
+  pc_xnn_node_desc n = xp_node(PF_XNN_FULLY_CONNECTED);
   n.has_min_max = true;
   n.out_min = -2.0f;
   n.out_max = 2.5f;
   uint8_t *blob;
   size_t bsize, size;
   CHECK(pc_xnn_emit(v, 4, &n, 1, 2, NULL, &blob, &bsize) == PTERA_OK);
-  uint8_t *file = delegated(blob, bsize, 2, (const int32_t[]){M, K}, (const int32_t[]){M, N}, &size);
+  uint8_t *file = NULL;
+  pt_err err;
+  CHECK(xp_delegated_pte(blob, bsize, 2, (const int32_t[]){M, K}, (const int32_t[]){M, N},
+                         &file, &size, &err) == PTERA_OK);
   if (file) runs(file, size, x, M * K, want, M * N);
   pt_free(NULL, file);
   pt_free(NULL, blob);
@@ -155,24 +119,20 @@ static void test_conv(void) {
           }
         want[(y * W + xx) * O + o] = (float)acc;
       }
-  pc_xnn_value_desc v[4] = {f32v(1, 0, 4, (const uint32_t[]){1, H, W, C}, NULL, 0),
-                            f32v(0, 0, 4, (const uint32_t[]){O, 3, 3, C}, w, O * 9 * C),
-                            f32v(0, 0, 1, (const uint32_t[]){O}, b, O),
-                            f32v(2, 1, 4, (const uint32_t[]){1, H, W, O}, NULL, 0)};
-  pc_xnn_node_desc n;
-  memset(&n, 0, sizeof n);
-  n.kind = PF_XNN_CONV2D;
-  n.in[1] = 1;
-  n.in[2] = 2;
-  n.out[0] = 3;
-  n.out_min = -INFINITY;
-  n.out_max = INFINITY;
+  pc_xnn_value_desc v[4] = {xp_f32_value(1, 0, 4, (const uint32_t[]){1, H, W, C}, NULL, 0),
+                            xp_f32_value(0, 0, 4, (const uint32_t[]){O, 3, 3, C}, w, O * 9 * C),
+                            xp_f32_value(0, 0, 1, (const uint32_t[]){O}, b, O),
+                            xp_f32_value(2, 1, 4, (const uint32_t[]){1, H, W, O}, NULL, 0)};
+  pc_xnn_node_desc n = xp_node(PF_XNN_CONV2D);
   const uint32_t p[13] = {1, 1, 1, 1, 3, 3, 1, 1, 1, 1, C, O, 1};
   memcpy(n.p, p, sizeof p);
   uint8_t *blob;
   size_t bsize, size;
   CHECK(pc_xnn_emit(v, 4, &n, 1, 2, NULL, &blob, &bsize) == PTERA_OK);
-  uint8_t *file = delegated(blob, bsize, 4, (const int32_t[]){1, H, W, C}, (const int32_t[]){1, H, W, O}, &size);
+  uint8_t *file = NULL;
+  pt_err err;
+  CHECK(xp_delegated_pte(blob, bsize, 4, (const int32_t[]){1, H, W, C}, (const int32_t[]){1, H, W, O},
+                         &file, &size, &err) == PTERA_OK);
   if (file) {
     runs(file, size, x, H * W * C, want, H * W * O);
     /* an explicit temp arena smaller than the delegate's scratch fails at create */

@@ -11,29 +11,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "fail_alloc.h"
 #include "emit_xnn.h"
 #include "ptera/ptera.h"
-
-typedef struct fa_state {
-  long fail_at, count, live;
-} fa_state;
-
-static void *fa_alloc(void *ud, size_t size, size_t align) {
-  fa_state *s = ud;
-  if (s->count++ == s->fail_at) return NULL;
-  if (align < sizeof(void *)) align = sizeof(void *);
-  void *p = NULL;
-  if (posix_memalign(&p, align, size ? size : 1) != 0) return NULL;
-  s->live++;
-  return p;
-}
-
-static void fa_free(void *ud, void *p) {
-  fa_state *s = ud;
-  if (!p) return;
-  s->live--;
-  free(p);
-}
 
 /* Runs init under injection until it succeeds; then executes once with
  * x [rows, ic] into y [rows, oc]. Returns the number of allocations init made. */
@@ -41,7 +21,7 @@ static long init_all_failures(const uint8_t *blob, size_t size, const float *x, 
                               int32_t oc) {
   const ptera_backend *b = ptera_backend_find("XnnpackBackend", 14);
   for (long n = 0;; n++) {
-    fa_state s = {n, 0, 0};
+    fa_state s = {n, 0, 0, false};
     ptera_allocator a = {fa_alloc, fa_free, &s};
     char msg[512] = "";
     ptera_backend_init_ctx ictx = {"forward", &a, NULL, msg, sizeof msg, NULL, 0, 0};

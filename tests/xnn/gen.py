@@ -201,6 +201,10 @@ def gen_shape_ops():
     x = rnd(2, 3, 4, 5)
     for perm in ((0, 2, 3, 1), (3, 1, 0, 2)):
         simple('StaticTranspose', [x], lambda a: a.permute(*perm), v0=perm)
+    # contiguous runs (the last dim kept), merged dims, size-1 dims, the identity
+    for shape, perm in (((2, 3, 4, 5), (1, 0, 2, 3)), ((2, 3, 4, 5), (2, 3, 0, 1)), ((3, 1, 4, 1, 6), (4, 1, 3, 0, 2)),
+                        ((1, 3, 1, 5), (2, 0, 3, 1)), ((2, 3, 4), (0, 1, 2)), ((1, 1), (1, 0))):
+        simple('StaticTranspose', [rnd(*shape)], lambda a: a.permute(*perm), v0=perm)
     for ns, ref in (((6, 20), (6, 20)), ((0, 5), (24, 5)), ((120,), (120,))):
         simple('StaticReshape', [x], lambda a: a.reshape(*ref), v0=ns)
     for off, sz in (((0, 1, 1, 0), (2, 2, 3, 5)), ((1, 0, 2, 3), (1, 3, 0, 2))):
@@ -292,7 +296,97 @@ def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), 
     c.done()
 
 
+def conv_chain_case(tag, with_gap):
+    """A small MobileNet-style block, several nodes in one graph: the
+    depthwise convolution makes the NCHW route preferred, so the 1x1
+    convolutions take it too and the values between them (and the residual
+    Add and Hardswish on them) stay NCHW inside the delegate
+    (xnn_residency.c); with_gap: one of them is also read by a
+    GlobalAvgPooling2d, which keeps its chain NHWC."""
+    c = Case('ConvChain_%d' % len(LINES), 'Conv2d', tag)
+    x = rnd(1, 4, 6, 5)
+    ws = [rnd(8, 4, 1, 1), rnd(8, 1, 3, 3), rnd(4, 8, 1, 1), rnd(4, 4, 1, 1), rnd(3, 4, 3, 3)]
+    bs = [rnd(8), rnd(8), rnd(4), rnd(4), rnd(3)]
+    tx = t(x)
+    y1 = F.conv2d(tx, t(ws[0]), t(bs[0]))
+    y2 = torch.clamp(F.conv2d(y1, t(ws[1]), t(bs[1]), 1, 1, 1, 8), 0.0, 6.0)
+    y3 = F.conv2d(y2, t(ws[2]), t(bs[2]))
+    y4 = F.conv2d(tx, t(ws[3]), t(bs[3]))
+    y6 = F.hardswish(y3 + y4)
+    y7 = F.conv2d(y6, t(ws[4]), t(bs[4]), 1, 1)
+    xi = c.value(nhwc(tx).shape, io='i')
+
+    def conv(inp, k, out_shape, kind='Conv2d', pad=0, mm=None):
+        w = ws[k]
+        oc, gic, kh, kw = w.shape
+        if kind == 'DepthwiseConv2d':
+            wt, groups, goc = w.reshape(oc, kh, kw).transpose(1, 2, 0)[None], oc, 1
+        else:
+            wt, groups, goc = w.transpose(0, 2, 3, 1), 1, oc
+        wi = c.value(wt.shape, const=np.ascontiguousarray(wt))
+        bi = c.value(bs[k].shape, const=bs[k])
+        o = c.value(out_shape)
+        c.node(kind, [inp, wi, bi], [o], mm=mm, p=[pad, pad, pad, pad, kh, kw, 1, 1, 1, 1, gic, goc, groups, 0, 0])
+        return o
+    v1 = conv(xi, 0, (1, 6, 5, 8))
+    v2 = conv(v1, 1, (1, 6, 5, 8), 'DepthwiseConv2d', 1, (0.0, 6.0))
+    v3 = conv(v2, 2, (1, 6, 5, 4))
+    v4 = conv(xi, 3, (1, 6, 5, 4))
+    v5 = c.value((1, 6, 5, 4))
+    c.node('Add', [v3, v4], [v5])
+    v6 = c.value((1, 6, 5, 4))
+    c.node('Hardswish', [v5], [v6])
+    y7n = nhwc(y7)
+    o7 = c.value(y7n.shape, io='o')
+    w = ws[4]
+    wi = c.value((3, 3, 3, 4), const=np.ascontiguousarray(w.transpose(0, 2, 3, 1)))
+    bi = c.value((3,), const=bs[4])
+    c.node('Conv2d', [v6, wi, bi], [o7], p=[1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 4, 3, 1, 0, 0])
+    ios = [('o', 1, y7n)]
+    if with_gap:
+        og = c.value((1, 1, 1, 4), io='o')
+        c.node('GlobalAvgPooling2d', [v4], [og], flags=0x40)
+        ios.append(('o', 2, y4.mean((2, 3), keepdim=True).permute(0, 2, 3, 1).numpy()))
+    c.io('i', 0, nhwc(tx))
+    for tag_, ext, arr in ios:
+        c.io(tag_, ext, arr, 1e-4)
+    c.done()
+
+
+def fc_clamp_case(tag, mm_fc, mm_clamp, twice):
+    """FullyConnected -> Clamp: the Clamp folds into the FullyConnected's
+    range (xnn_fold_clamp.c) unless the value has another reader (twice:
+    an Add of it with the Clamp's output)."""
+    c = Case('FcClamp_%d' % len(LINES), 'FullyConnected', tag)
+    x, w, b = rnd(5, 7), rnd(6, 7), rnd(6)
+    y = torch.clamp(t(x) @ t(w).T + t(b), *mm_fc)
+    z = torch.clamp(y, *mm_clamp)
+    if twice:
+        z = z + y
+    xi = c.value(x.shape, io='i')
+    wi, bi = c.value(w.shape, const=w), c.value(b.shape, const=b)
+    v = c.value((5, 6))
+    c.node('FullyConnected', [xi, wi, bi], [v], mm=mm_fc)
+    o = c.value((5, 6), io='o')
+    if twice:
+        v2 = c.value((5, 6))
+        c.node('Clamp', [v], [v2], mm=mm_clamp)
+        c.node('Add', [v2, v], [o])
+    else:
+        c.node('Clamp', [v], [o], mm=mm_clamp)
+    c.io('i', 0, x)
+    c.io('o', 1, z.numpy(), 1e-5)
+    c.done()
+
+
 def gen_conv():
+    fc_clamp_case('clamp-folded', (-1.0, 2.0), (0.0, 6.0), False)
+    fc_clamp_case('clamp-disjoint', (-1.0, 0.5), (1.0, 6.0), False)
+    fc_clamp_case('clamp-read-twice', (-1e30, 1e30), (0.0, 0.5), True)
+
+    conv_chain_case('chain/nchw', False)
+    conv_chain_case('chain/nchw+gap', True)
+
     # 1x1 stride 1 unpadded (the input is the product's A), grouped too;
     # multi-tile gathers (400 and 1152 output pixels) under 2 threads
     conv_case('Conv2d', rnd(2, 8, 5, 4), rnd(6, 8, 1, 1), rnd(6), (1, 1), (0, 0), (1, 1), 1)
@@ -326,6 +420,14 @@ def gen_pool():
         simple('AvgPooling2d', [xn], lambda a: t(nhwc(ref)), p=(p, p, p, p, k, k, s, s, 0, 0), flags=0x40)
         ref2 = F.max_pool2d(t(x), k, s, p)
         simple('MaxPooling2d', [xn], lambda a: t(nhwc(ref2)), p=(p, p, p, p, k, k, s, s, 1, 1), flags=0x40)
+    # many channels and rows (split over the thread pool), dilated max, a clamp
+    xb = rnd(2, 37, 23, 21)
+    xbn = nhwc(t(xb))
+    ref = F.avg_pool2d(t(xb), 3, 2, 1, count_include_pad=False)
+    simple('AvgPooling2d', [xbn], lambda a: t(nhwc(ref)), p=(1, 1, 1, 1, 3, 3, 2, 2, 0, 0), flags=0x40)
+    ref = torch.clamp(F.max_pool2d(t(xb), 3, 1, 1, dilation=2), -0.5, 0.6)
+    simple('MaxPooling2d', [xbn], lambda a: t(nhwc(ref)), p=(1, 1, 1, 1, 3, 3, 1, 1, 2, 2), flags=0x40,
+           mm=(-0.5, 0.6))
     simple('GlobalAvgPooling2d', [xn], lambda a: a.mean((1, 2), keepdim=True), flags=0x40)
     simple('GlobalAvgPooling2d', [xn], lambda a: torch.clamp(a.mean((1, 2), keepdim=True), 0.0, 0.05),
            flags=0x40, mm=(0.0, 0.05))

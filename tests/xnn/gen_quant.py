@@ -161,6 +161,16 @@ def gen_fc_qd8():
         w = G.rng.integers(-8, 8, (oc, ic)).astype(np.int8)
         scales = bf16(G.rng.uniform(0.02, 0.2, (oc, ic // gs)).astype(F32))[1]
         fc_qd8_case('qdint8/qbint4', G.rnd(*lead, ic), nnbd, QBINT4, w, scales, G.rnd(oc) if bias else None, mm, gs=gs)
+    # the GEMM micro-kernel's tile edges: 16-channel tiles (oc 37: two and a
+    # part), 4-row groups (6 rows), inputs not a multiple of 4 (padded rows)
+    for wkind, lo, hi, ic, tw in ((QCINT8, -128, 128, 1003, False), (QCINT8, -128, 128, 130, True),
+                                  (QCINT4, -8, 8, 131, False), (QCINT4, -8, 8, 64, True)):
+        w = G.rng.integers(lo, hi, (37, ic)).astype(np.int8)
+        fc_qd8_case('qdint8/%s' % ('qcint8' if wkind == QCINT8 else 'qcint4'), G.rnd(6, ic), 1, wkind, w,
+                    G.rng.uniform(0.005, 0.03, 37).astype(F32), G.rnd(37), None, tw)
+    w = G.rng.integers(-8, 8, (21, 192)).astype(np.int8)
+    scales = bf16(G.rng.uniform(0.02, 0.2, (21, 3)).astype(F32))[1]
+    fc_qd8_case('qdint8/qbint4', G.rnd(5, 192), 1, QBINT4, w, scales, G.rnd(21), (-3.0, 3.0), gs=64)
 
 
 def gen_fc_static():
@@ -459,12 +469,14 @@ def reject(node, label, status, text, build):
 
 
 def gen_rejections():
-    def fc_unconverted(c):  # a qdint8 input no Convert wrote
+    def fc_unconverted(c):  # a qdint8 input a node other than Convert wrote
         xi = c.value((2, 8), io='i')
+        q1 = c.value((2, 8), dt=QDINT8, nnbd=1)
         qi = c.value((2, 8), dt=QDINT8, nnbd=1)
         wi = c.value((3, 8), dt=QCINT8, const=np.ones((3, 8), np.int8), qc=(0, np.ones(3, F32)))
         o = c.value((2, 3), io='o')
-        c.node('Copy', [xi], [o])
+        c.node('Convert', [xi], [q1])
+        c.node('Copy', [q1], [qi])
         c.node('FullyConnected', [qi, wi, G.NONE], [o])
 
     def fc_qb4_group(gs, nsc):
@@ -504,6 +516,28 @@ def gen_rejections():
         o = c.value((4,), dt=QINT8, io='o', q=(0.1, 0))
         c.node('Div', [ai, bi], [o])
 
+    # Graph order (any datatype): a value has one writer, and it runs before
+    # the value is read. An output written twice, first by a FullyConnected
+    # of 4096 rows, then by a Copy whose shape the output tensor took, once
+    # made the FullyConnected overrun that tensor (fuzz_xnn_delegate, ASan;
+    # tests/fuzz/regressions/xnn_delegate/output-written-twice-overrun).
+    def two_writers(c):
+        xi = c.value((64, 64, 4), io='i')
+        wi = c.value((64, 4), const=np.ones((64, 4), F32))
+        zi = c.value((4, 64), io='i')
+        o = c.value((4, 64), io='o')
+        c.node('FullyConnected', [xi, wi, G.NONE], [o])
+        c.node('Copy', [zi], [o])
+
+    def read_before_write(c):
+        xi = c.value((4,), io='i')
+        t = c.value((4,))
+        o = c.value((4,), io='o')
+        c.node('Copy', [t], [o])
+        c.node('Copy', [xi], [t])
+
+    reject('Copy', 'fp32', 'InvalidProgram', 'which node 0 already writes', two_writers)
+    reject('Copy', 'fp32', 'InvalidProgram', 'reads value id 1 before any node writes it', read_before_write)
     reject('FullyConnected', 'qdint8', 'InvalidProgram', 'not the output of an earlier Convert', fc_unconverted)
     reject('FullyConnected', 'qdint8/qbint4', 'InvalidProgram', 'multiple of 32', fc_qb4_group(16, 12))
     reject('FullyConnected', 'qdint8/qbint4', 'InvalidProgram', 'has 5 block scales, needs 3 x 2', fc_qb4_group(32, 5))

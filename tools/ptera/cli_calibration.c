@@ -1,11 +1,11 @@
-/* Calibration samples from a directory; see cli_calibration.h. */
+/* Calibration samples from a directory; see cli.h. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli_calibration.h"
+#include "cli.h"
 
 static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -80,7 +80,7 @@ int cli_calibration_load(const char *dir, cli_calibration *out) {
     if (!out->arrays || !out->data || !out->numel)
       rc = cli_error(PTERA_MEMORY_ALLOCATION_FAILED, "out of memory for the calibration samples");
   }
-  out->cal.ninputs = ni;
+  out->ninputs = ni;
   for (size_t s = 0; rc == 0 && s < ns; s++) {
     for (uint32_t i = 0; rc == 0 && i < ni; i++) {
       char msg[256];
@@ -90,7 +90,7 @@ int cli_calibration_load(const char *dir, cli_calibration *out) {
         rc = cli_error(PTERA_INVALID_ARGUMENT, "--calibration: %s: %s", path, msg);
         break;
       }
-      out->cal.nsamples = (uint32_t)(s + 1);
+      out->nsamples = (uint32_t)(s + 1);
       if (a->dtype != PTERA_DTYPE_FLOAT)
         rc = cli_error(PTERA_INVALID_ARGUMENT, "--calibration: %s is not float32", path);
       out->data[s * ni + i] = a->data;
@@ -99,14 +99,12 @@ int cli_calibration_load(const char *dir, cli_calibration *out) {
   }
   for (size_t s = 0; s < ns; s++) free(samples[s]);
   free(samples);
-  out->cal.data = out->data;
-  out->cal.numel = out->numel;
   if (rc != 0) cli_calibration_free(out);
   return rc;
 }
 
 void cli_calibration_free(cli_calibration *c) {
-  size_t total = (size_t)c->cal.nsamples * c->cal.ninputs;
+  size_t total = (size_t)c->nsamples * c->ninputs;
   for (size_t i = 0; c->arrays && i < total; i++) free(c->arrays[i].data);
   free(c->arrays);
   free(c->data);

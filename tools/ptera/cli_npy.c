@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "format/npy.h"
 
 static uint8_t *read_all(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
@@ -44,10 +43,10 @@ int cli_npy_load(const char *path, int expect_dtype, cli_array *out, char *msg, 
     snprintf(msg, msg_size, "cannot read '%s'", path);
     return -1;
   }
-  pf_npy npy;
-  pt_err err;
-  if (pf_npy_parse(bytes, size, &npy, &err) != PTERA_OK) {
-    snprintf(msg, msg_size, "'%s': %s", path, err.msg);
+  ptera_npy_info npy = PTERA_NPY_INFO_INIT;
+  char why[PTERA_ERRMSG_SIZE];
+  if (ptera_npy_parse(bytes, size, &npy, why, sizeof why) != PTERA_OK) {
+    snprintf(msg, msg_size, "'%s': %s", path, why);
     free(bytes);
     return -1;
   }
@@ -81,14 +80,14 @@ int cli_npy_save(const char *path, const cli_array *a, char *msg, size_t msg_siz
     snprintf(sdescr, sizeof sdescr, "|S%zu", a->nbytes ? a->nbytes : 1);
     descr = sdescr;
   } else {
-    descr = pf_npy_descr(a->dtype);
+    descr = ptera_dtype_npy_descr(a->dtype);
   }
   if (!descr) {
     snprintf(msg, msg_size, "dtype %s has no .npy form", ptera_dtype_name(a->dtype));
     return -1;
   }
   uint8_t header[4096];
-  size_t hlen = pf_npy_header(descr, a->dim, a->sizes, header, sizeof header);
+  size_t hlen = ptera_npy_write_header(descr, a->dim, a->sizes, header, sizeof header);
   if (!hlen) {
     snprintf(msg, msg_size, "cannot build an .npy header for '%s'", path);
     return -1;

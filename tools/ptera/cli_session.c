@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/core.h"
 
 static uint64_t next_random(uint64_t *s) {
   *s ^= *s << 13;
@@ -26,8 +25,8 @@ static void fill(int dtype, void *data, size_t n, bool random, uint64_t *state) 
     switch (dtype) {
       case PTERA_DTYPE_FLOAT: { float f = (float)u; memcpy(e, &f, 4); break; }
       case PTERA_DTYPE_DOUBLE: memcpy(e, &u, 8); break;
-      case PTERA_DTYPE_HALF: { uint16_t h = pt_float_to_half((float)u); memcpy(e, &h, 2); break; }
-      case PTERA_DTYPE_BFLOAT16: { uint16_t h = pt_float_to_bf16((float)u); memcpy(e, &h, 2); break; }
+      case PTERA_DTYPE_HALF: { uint16_t h = ptera_float_to_half((float)u); memcpy(e, &h, 2); break; }
+      case PTERA_DTYPE_BFLOAT16: { uint16_t h = ptera_float_to_bfloat16((float)u); memcpy(e, &h, 2); break; }
       case PTERA_DTYPE_BOOL: *e = random ? (uint8_t)(k & 1) : 1; break;
       case PTERA_DTYPE_BYTE: case PTERA_DTYPE_UINT16: case PTERA_DTYPE_UINT32: case PTERA_DTYPE_UINT64:
         if (k < 0) k = -k;

@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/core.h"
 
 /* Copies element by element between logical order and the strided memory order. */
 static void copy_strided(const ptera_tensor *t, const uint8_t *src, uint8_t *dst, bool to_memory) {
@@ -38,8 +37,8 @@ double cli_element(int dtype, const void *data, size_t i) {
     case PTERA_DTYPE_SHORT: { int16_t v; memcpy(&v, p + 2 * i, 2); return v; }
     case PTERA_DTYPE_INT: case PTERA_DTYPE_QINT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v; }
     case PTERA_DTYPE_LONG: { int64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
-    case PTERA_DTYPE_HALF: { uint16_t v; memcpy(&v, p + 2 * i, 2); return pt_half_to_float(v); }
-    case PTERA_DTYPE_BFLOAT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return pt_bf16_to_float(v); }
+    case PTERA_DTYPE_HALF: { uint16_t v; memcpy(&v, p + 2 * i, 2); return ptera_half_to_float(v); }
+    case PTERA_DTYPE_BFLOAT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return ptera_bfloat16_to_float(v); }
     case PTERA_DTYPE_FLOAT: { float v; memcpy(&v, p + 4 * i, 4); return v; }
     case PTERA_DTYPE_DOUBLE: { double v; memcpy(&v, p + 8 * i, 8); return v; }
     case PTERA_DTYPE_BOOL: return p[i] != 0;

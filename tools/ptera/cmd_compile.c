@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cli_calibration.h"
 #include "compile.h"
 
 static const char help[] =
@@ -55,6 +54,17 @@ static const char help[] =
     "                              (linear, mm, addmm) gets int8 per-channel\n"
     "                              symmetric weights and an input quantized per\n"
     "                              row at run time (qd8 x qc8w; compiler/to_xnnpack.h)\n"
+    "  --quantize 8da4w            the same with 4-bit weights per group of\n"
+    "                              --group-size inputs (qd8 x qb4w); a layer the\n"
+    "                              group size does not divide gets 8da8w (warned)\n"
+    "  --quantize int8-weight      weight-only, any backend: linear weights stored\n"
+    "                              int8 per output channel, dequantized before the\n"
+    "                              layer on the CPU (compiler/passes.h)\n"
+    "  --quantize int4-weight      the same, 4-bit per group of --group-size inputs\n"
+    "                              (one value per byte); a layer the group size\n"
+    "                              does not divide fails the compile\n"
+    "  --group-size N              inputs per scale for 8da4w / int4-weight\n"
+    "                              (default 32; 8da4w: a multiple of 32)\n"
     "  --external-weights OUT.ptd  write constants (weights) to OUT.ptd instead\n"
     "                              of the .pte; run with 'ptera run --data OUT.ptd'.\n"
     "                              With fqn keys, constants without a name (e.g.\n"
@@ -78,21 +88,23 @@ static const char help[] =
     "                              unsqueeze_copy, alias_copy) instead of turning\n"
     "                              those nothing can tell apart from a view into\n"
     "                              et_view calls that share their input's memory\n"
-    "  --quiet                     print nothing on success\n"
+    "  --quiet                     print nothing on success but warnings\n"
     "  --help                      this text\n"
     "\n"
     "Prints per method: calls before -> after the passes (fused into linear,\n"
     "weights stored transposed, folded, merged constants / bytes, removed,\n"
     "views elided, batch norms folded), planned arena bytes against the bytes without memory reuse;\n"
     "with --backend, the partitions, calls delegated and calls left on the CPU;\n"
-    "the op set; and the file sizes.\n"
+    "the op set; and the file sizes. Warnings (a layer a quantizer left alone\n"
+    "or quantized otherwise than asked, naming it) go to stderr, one per line\n"
+    "after \"ptera compile: warning: \".\n"
     "\n"
     "Exit status: 0 on success; 1 with the error's name and message on stderr;\n"
     "2 for bad usage.\n";
 
 typedef struct compile_opts {
   const char *in, *out, *ptd;
-  const char *keys, *ops, *backend, *quantize, *calibration;
+  const char *keys, *ops, *backend, *quantize, *group_size, *calibration;
   bool quiet;
   pc_compile_options c;
 } compile_opts;
@@ -117,6 +129,8 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->quantize = argv[++i];
     } else if (strcmp(a, "--calibration") == 0 && has_next) {
       o->calibration = argv[++i];
+    } else if (strcmp(a, "--group-size") == 0 && has_next) {
+      o->group_size = argv[++i];
     } else if (strcmp(a, "--no-fold-bn") == 0) {
       o->c.no_fold_bn = true;
     } else if (strcmp(a, "--no-fuse") == 0) {
@@ -170,11 +184,28 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       return cli_error(PTERA_INVALID_ARGUMENT, "--quantize int8-static needs --backend cortex_m");
     o->quantize = NULL; /* the Cortex-M lowering always quantizes so */
   }
-  if (o->quantize && strcmp(o->quantize, "8da8w") == 0) o->c.quantize = PC_XNN_QUANT_8DA8W;
-  else if (o->quantize)
-    return cli_error(PTERA_INVALID_ARGUMENT, "--quantize must be '8da8w', not '%s'", o->quantize);
-  if (o->quantize && o->c.backend != PC_BACKEND_XNNPACK)
-    return cli_error(PTERA_INVALID_ARGUMENT, "--quantize needs --backend xnnpack");
+  static const struct { const char *name; pc_xnn_quant q; } schemes[] = {
+      {"8da8w", PC_XNN_QUANT_8DA8W}, {"8da4w", PC_XNN_QUANT_8DA4W},
+      {"int8-weight", PC_XNN_QUANT_INT8_WEIGHT}, {"int4-weight", PC_XNN_QUANT_INT4_WEIGHT}};
+  for (size_t i = 0; o->quantize && i < sizeof schemes / sizeof *schemes; i++)
+    if (strcmp(o->quantize, schemes[i].name) == 0) o->c.quantize = schemes[i].q;
+  if (o->quantize && o->c.quantize == PC_XNN_QUANT_NONE)
+    return cli_error(PTERA_INVALID_ARGUMENT,
+                     "--quantize must be '8da8w', '8da4w', 'int8-weight' or 'int4-weight', not '%s'",
+                     o->quantize);
+  bool dynamic = o->c.quantize == PC_XNN_QUANT_8DA8W || o->c.quantize == PC_XNN_QUANT_8DA4W;
+  if (dynamic && o->c.backend != PC_BACKEND_XNNPACK)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--quantize needs --backend xnnpack for %s", o->quantize);
+  if (o->group_size) {
+    char *end = NULL;
+    unsigned long v = strtoul(o->group_size, &end, 10);
+    if (o->c.quantize != PC_XNN_QUANT_8DA4W && o->c.quantize != PC_XNN_QUANT_INT4_WEIGHT)
+      return cli_error(PTERA_INVALID_ARGUMENT, "--group-size needs --quantize 8da4w or int4-weight");
+    if (!end || *end || o->group_size[0] == '-' || v == 0 || v > 1u << 20)
+      return cli_error(PTERA_INVALID_ARGUMENT, "--group-size must be a positive integer, not '%s'",
+                       cli_escz(o->group_size));
+    o->c.group_size = (uint32_t)v;
+  }
   if (o->keys && !o->ptd)
     return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys needs --external-weights OUT.ptd");
   o->c.external_weights = o->ptd != NULL;
@@ -283,6 +314,12 @@ static void report(const compile_opts *o, const pc_compile_result *r) {
       printf("method %s: xnnpack %u partitions, %u nodes delegated, %u on the CPU, %u quantized\n",
              cli_escz(s->name), s->xnn.partitions, s->xnn.delegated_nodes, s->xnn.cpu_nodes,
              s->xnn.quantized);
+    if (o->c.quantize == PC_XNN_QUANT_8DA4W)
+      printf("method %s: 8da4w %u FullyConnected with 4-bit weights, %u with 8-bit\n", cli_escz(s->name),
+             s->xnn.quantized_4bit, s->xnn.quantized - s->xnn.quantized_4bit);
+    if (o->c.quantize == PC_XNN_QUANT_INT8_WEIGHT || o->c.quantize == PC_XNN_QUANT_INT4_WEIGHT)
+      printf("method %s: %s %u linear weights quantized\n", cli_escz(s->name), o->quantize,
+             s->passes.quantized_weights);
   }
   printf("op set %s\n", pc_opset_name(o->c.opset));
   printf("wrote %s (%zu B)\n", cli_escz(o->out), r->pte_size);
@@ -327,12 +364,24 @@ int cli_compile(int argc, char **argv) {
     pc_module_free(&mod);
     return 1;
   }
-  o.c.calibration = o.calibration ? &calib.cal : NULL;
+  pc_calibration cal = {calib.nsamples, calib.ninputs, calib.data, calib.numel};
+  o.c.calibration = o.calibration ? &cal : NULL;
   pc_compile_result r;
   cli_progress("ptera compile: compiling %s (%zu bytes)", o.in, size);
   st = pc_compile(&mod, &o.c, &r, &e);
   cli_calibration_free(&calib);
   if (st == PTERA_OK) cli_progress("ptera compile: writing and verifying %s", o.out);
+  /* warnings one line each, escaped (they name tensors as the .ptg does) */
+  for (const char *w = st == PTERA_OK ? r.warnings : NULL; w && *w;) {
+    const char *nl = strchr(w, '\n');
+    size_t len = nl ? (size_t)(nl - w) : strlen(w);
+    char line[640];
+    if (len >= sizeof line) len = sizeof line - 1;
+    memcpy(line, w, len);
+    line[len] = 0;
+    fprintf(stderr, "ptera compile: warning: %s\n", cli_escz(line));
+    w += nl ? len + 1 : len;
+  }
   if (st != PTERA_OK) rc = cli_error(st, "%s: %s", o.in, e.msg);
   else rc = write_outputs(&o, &r);
   cli_progress("%s", "");

@@ -4,10 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "format/ptd.h"
-#include "format/pte.h"
-#include "format/xnngraph.h"
-#include "runtime/runtime.h"
 
 static const char help[] =
     "usage: ptera inspect FILE [--json]\n"
@@ -31,174 +27,214 @@ static const char help[] =
 
 static void json_str(const char *s, size_t n) { cli_put_json(stdout, s, n); }
 
-static const char *kind_name(uint8_t type) {
-  static const char *const names[] = {"Null", "Int", "Bool", "Double", "Tensor", "String",
-                                      "IntList", "DoubleList", "BoolList", "TensorList",
-                                      "OptionalTensorList"};
-  return type >= PF_VAL_NULL && type <= PF_VAL_OPT_TENSOR_LIST ? names[type - PF_VAL_NULL] : "Unknown";
+static const char *kind_name(ptera_tag tag) {
+  switch (tag) {
+    case PTERA_TAG_NONE: return "Null";
+    case PTERA_TAG_INT: return "Int";
+    case PTERA_TAG_BOOL: return "Bool";
+    case PTERA_TAG_DOUBLE: return "Double";
+    case PTERA_TAG_TENSOR: return "Tensor";
+    case PTERA_TAG_STRING: return "String";
+    case PTERA_TAG_LIST_INT: return "IntList";
+    case PTERA_TAG_LIST_DOUBLE: return "DoubleList";
+    case PTERA_TAG_LIST_BOOL: return "BoolList";
+    case PTERA_TAG_LIST_TENSOR: return "TensorList";
+    case PTERA_TAG_LIST_OPTIONAL_TENSOR: return "OptionalTensorList";
+  }
+  return "Unknown";
 }
 
-static const char *dynamism_name(uint8_t d) {
-  return d == 0 ? "static" : d == 1 ? "dynamic_bound" : "dynamic_unbound";
+static const char *dynamism_name(ptera_dynamism d) {
+  return d == PTERA_SHAPE_STATIC ? "static" : d == PTERA_SHAPE_DYNAMIC_BOUND ? "dynamic_bound" : "dynamic_unbound";
 }
 
-static const char *where(const pf_tensor *t) {
-  if (t->external) return t->has_allocation ? "external .ptd, copied into planned memory" : "external .ptd";
-  if (t->data_buffer_idx && t->has_allocation) return "mutable segment, copied into planned memory";
-  if (t->data_buffer_idx) return "constant";
-  if (t->has_allocation) return "planned";
-  return "unplanned";
+static const char *where(const ptera_value_info *v) {
+  switch (v->data) {
+    case PTERA_DATA_EXTERNAL: return v->planned ? "external .ptd, copied into planned memory" : "external .ptd";
+    case PTERA_DATA_MUTABLE: return "mutable segment, copied into planned memory";
+    case PTERA_DATA_CONSTANT: return "constant";
+    case PTERA_DATA_NONE: break;
+  }
+  return v->planned ? "planned" : "unplanned";
 }
 
-static void shape(char *buf, size_t cap, const pf_tensor *t) {
-  cli_format_shape(buf, cap, t->scalar_type, t->dim, t->sizes);
+static void shape(char *buf, size_t cap, const ptera_value_info *v) {
+  cli_format_shape(buf, cap, v->dtype, v->dim, v->sizes);
 }
 
-static void text_io(const pf_plan *plan, const char *kind, const int32_t *idx, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    const pf_value *v = &plan->values[idx[i]];
-    printf("    %s %u: value %d ", kind, i, idx[i]);
-    if (v->type == PF_VAL_TENSOR) {
+static void dim_order(const uint8_t *order, size_t dim) {
+  for (size_t d = 0; d < dim; d++) printf("%s%u", d ? "," : "", order[d]);
+}
+
+/* Value i of method m; false (nothing to print) when the query fails. */
+static bool value(const ptera_program *prog, const char *m, size_t i, ptera_value_info *v) {
+  *v = (ptera_value_info)PTERA_VALUE_INFO_INIT;
+  return ptera_program_method_value(prog, m, i, v) == PTERA_OK;
+}
+
+/* The method value input (or output) i is, or false. */
+static bool io_value(const ptera_program *prog, const char *m, bool output, size_t i, size_t *index) {
+  ptera_io_info io = PTERA_IO_INFO_INIT;
+  ptera_status st = output ? ptera_program_method_output(prog, m, i, &io) : ptera_program_method_input(prog, m, i, &io);
+  *index = io.value_index;
+  return st == PTERA_OK;
+}
+
+static void text_io(const ptera_program *prog, const char *m, bool output, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    size_t idx;
+    ptera_value_info v;
+    if (!io_value(prog, m, output, i, &idx) || !value(prog, m, idx, &v)) continue;
+    printf("    %s %zu: value %zu ", output ? "output" : "input", i, idx);
+    if (v.tag == PTERA_TAG_TENSOR) {
       char s[160];
-      shape(s, sizeof s, v->u.tensor);
+      shape(s, sizeof s, &v);
       printf("Tensor %s dim_order [", s);
-      for (uint8_t d = 0; d < v->u.tensor->dim; d++) printf("%s%u", d ? "," : "", v->u.tensor->dim_order[d]);
-      printf("] %s, %s, %llu bytes\n", dynamism_name(v->u.tensor->dynamism),
-             where(v->u.tensor), (unsigned long long)v->u.tensor->nbytes);
-    } else if (v->type == PF_VAL_INT) {
-      printf("Int = %lld\n", (long long)v->u.i);
-    } else if (v->type == PF_VAL_DOUBLE) {
-      printf("Double = %.9g\n", v->u.d);
-    } else if (v->type == PF_VAL_BOOL) {
-      printf("Bool = %s\n", v->u.b ? "true" : "false");
-    } else if (v->type == PF_VAL_STRING) {
-      printf("String = \"%s\"\n", cli_esc(v->u.str.ptr, v->u.str.len));
+      dim_order(v.dim_order, v.dim);
+      printf("] %s, %s, %llu bytes\n", dynamism_name(v.dynamism), where(&v), (unsigned long long)v.nbytes);
+    } else if (v.tag == PTERA_TAG_INT) {
+      printf("Int = %lld\n", (long long)v.int_value);
+    } else if (v.tag == PTERA_TAG_DOUBLE) {
+      printf("Double = %.9g\n", v.double_value);
+    } else if (v.tag == PTERA_TAG_BOOL) {
+      printf("Bool = %s\n", v.bool_value ? "true" : "false");
+    } else if (v.tag == PTERA_TAG_STRING) {
+      printf("String = \"%s\"\n", cli_esc(v.string, v.string_len));
     } else {
-      printf("%s\n", v->type == PF_VAL_NULL ? "None" : kind_name(v->type));
+      printf("%s\n", v.tag == PTERA_TAG_NONE ? "None" : kind_name(v.tag));
     }
   }
 }
 
 /* What an XnnpackBackend delegate's blob holds: its partition's size. */
-static void text_xnn(const pf_pte *p, const pf_delegate *d) {
-  pf_bytes blob;
-  pt_err e;
-  pt_arena arena;
-  pf_xnn_graph g;
-  if (!ptera_backend_find(d->id.ptr, d->id.len) || d->id.len != 14 ||
-      memcmp(d->id.ptr, "XnnpackBackend", 14) != 0 ||
-      pf_pte_delegate_blob(p, d, &blob, &e) != PTERA_OK)
+static void text_xnn(const ptera_program *prog, const char *m, size_t k, const ptera_delegate_info *d) {
+  const void *blob;
+  size_t size;
+  if (!ptera_backend_find(d->id, d->id_len) || d->id_len != 14 || memcmp(d->id, "XnnpackBackend", 14) != 0 ||
+      ptera_program_method_delegate_blob(prog, m, k, &blob, &size) != PTERA_OK)
     return;
-  pt_arena_init(&arena, NULL);
-  if (pf_xnn_parse(blob.ptr, blob.len, &arena, &g, &e) == PTERA_OK) {
-    uint32_t in = 0, out = 0;
-    for (uint32_t i = 0; i < g.nvalues; i++) {
-      in += (g.values[i].flags & PF_XNN_VALUE_INPUT) != 0;
-      out += (g.values[i].flags & PF_XNN_VALUE_OUTPUT) != 0;
-    }
-    printf("      XNNGraph %s: %u nodes, %u values, %u inputs, %u outputs\n", g.ident, g.nnodes,
-           g.nvalues, in, out);
-  } else {
-    printf("      XNNGraph: does not parse (%s)\n", ptera_status_name(e.status));
-  }
-  pt_arena_release(&arena);
+  ptera_xnnpack_graph_info g = PTERA_XNNPACK_GRAPH_INFO_INIT;
+  ptera_status st = ptera_xnnpack_graph_describe(blob, size, NULL, &g, NULL, 0);
+  if (st == PTERA_OK)
+    printf("      XNNGraph %s: %zu nodes, %zu values, %zu inputs, %zu outputs\n", g.identifier, g.num_nodes,
+           g.num_values, g.num_inputs, g.num_outputs);
+  else
+    printf("      XNNGraph: does not parse (%s)\n", ptera_status_name(st));
 }
 
-static void text_plan(const pf_pte *p, const pf_plan *plan) {
-  uint32_t ninstr = 0;
-  for (uint32_t c = 0; c < plan->nchains; c++) ninstr += plan->chains[c].ninstrs;
-  printf("method %s: %u values, %u instructions\n", cli_esc(plan->name.ptr, plan->name.len),
-         plan->nvalues, ninstr);
-  text_io(plan, "input", plan->inputs, plan->ninputs);
-  text_io(plan, "output", plan->outputs, plan->noutputs);
-  for (uint32_t j = 1; j < plan->nbuffer_sizes; j++)
-    printf("    planned buffer %u: %lld bytes\n", j - 1, (long long)plan->buffer_sizes[j]);
-  for (uint32_t k = 0; k < plan->nops; k++)
-    printf("    operator %u: %s%s%s\n", k, cli_esc(plan->ops[k].name.ptr, plan->ops[k].name.len),
-           plan->ops[k].overload.len ? "." : "",
-           cli_esc(plan->ops[k].overload.ptr, plan->ops[k].overload.len));
-  for (uint32_t k = 0; k < plan->ndelegates; k++) {
-    printf("    delegate %u: %s (%s %u, %u compile specs)%s\n", k,
-           cli_esc(plan->delegates[k].id.ptr, plan->delegates[k].id.len),
-           plan->delegates[k].location ? "segment" : "inline", plan->delegates[k].index,
-           plan->delegates[k].nspecs,
-           ptera_backend_find(plan->delegates[k].id.ptr, plan->delegates[k].id.len) ? "" : " [not available]");
-    text_xnn(p, &plan->delegates[k]);
+static bool delegate(const ptera_program *prog, const char *m, size_t k, ptera_delegate_info *d) {
+  *d = (ptera_delegate_info)PTERA_DELEGATE_INFO_INIT;
+  return ptera_program_method_delegate_info(prog, m, k, d) == PTERA_OK;
+}
+
+static bool op(const ptera_program *prog, const char *m, size_t k, ptera_operator_info *o) {
+  *o = (ptera_operator_info)PTERA_OPERATOR_INFO_INIT;
+  return ptera_program_method_operator_info(prog, m, k, o) == PTERA_OK;
+}
+
+static void text_plan(const ptera_program *prog, const char *m, const ptera_method_info *mi) {
+  printf("method %s: %zu values, %zu instructions\n", cli_esc(mi->name, mi->name_len), mi->num_values,
+         mi->num_instructions);
+  text_io(prog, m, false, mi->num_inputs);
+  text_io(prog, m, true, mi->num_outputs);
+  for (size_t j = 0; j < mi->num_planned_buffers; j++) {
+    uint64_t size = 0;
+    ptera_program_method_buffer_size(prog, m, j, &size);
+    printf("    planned buffer %zu: %lld bytes\n", j, (long long)size);
+  }
+  for (size_t k = 0; k < mi->num_operators; k++) {
+    ptera_operator_info o;
+    if (!op(prog, m, k, &o)) continue;
+    printf("    operator %zu: %s%s%s\n", k, cli_esc(o.name, o.name_len), o.overload_len ? "." : "",
+           cli_esc(o.overload, o.overload_len));
+  }
+  for (size_t k = 0; k < mi->num_delegates; k++) {
+    ptera_delegate_info d;
+    if (!delegate(prog, m, k, &d)) continue;
+    printf("    delegate %zu: %s (%s %u, %zu compile specs)%s\n", k, cli_esc(d.id, d.id_len),
+           d.location == PTERA_DELEGATE_SEGMENT ? "segment" : "inline", d.index, d.num_compile_specs,
+           ptera_backend_find(d.id, d.id_len) ? "" : " [not available]");
+    text_xnn(prog, m, k, &d);
   }
   unsigned counts[5] = {0};
-  for (uint32_t i = 0; i < plan->nvalues; i++) {
-    const pf_value *v = &plan->values[i];
-    if (v->type != PF_VAL_TENSOR) continue;
-    const pf_tensor *t = v->u.tensor;
-    if (t->external) counts[0]++;
-    else if (t->data_buffer_idx && t->has_allocation) counts[1]++;
-    else if (t->data_buffer_idx) counts[2]++;
-    else if (t->has_allocation) counts[3]++;
+  for (size_t i = 0; i < mi->num_values; i++) {
+    ptera_value_info v;
+    if (!value(prog, m, i, &v) || v.tag != PTERA_TAG_TENSOR) continue;
+    if (v.data == PTERA_DATA_EXTERNAL) counts[0]++;
+    else if (v.data == PTERA_DATA_MUTABLE) counts[1]++;
+    else if (v.data == PTERA_DATA_CONSTANT) counts[2]++;
+    else if (v.planned) counts[3]++;
     else counts[4]++;
-    if (t->data_buffer_idx || t->external) {
+    if (v.data != PTERA_DATA_NONE) {
       char s[160];
-      shape(s, sizeof s, t);
-      printf("    value %u: %s %s%s%s (buffer %u)\n", i, s, where(t), t->fqn.ptr ? " key " : "",
-             cli_esc(t->fqn.ptr, t->fqn.len), t->data_buffer_idx);
+      shape(s, sizeof s, &v);
+      printf("    value %zu: %s %s%s%s (buffer %u)\n", i, s, where(&v), v.key ? " key " : "",
+             cli_esc(v.key, v.key_len), v.data_index);
     }
   }
   printf("    tensors: %u external, %u mutable, %u constant, %u planned, %u unplanned\n", counts[0],
          counts[1], counts[2], counts[3], counts[4]);
 }
 
-static void json_plan(const pf_plan *plan) {
+static void json_plan(const ptera_program *prog, const char *m, const ptera_method_info *mi) {
   printf("{\"name\":");
-  json_str(plan->name.ptr, plan->name.len);
-  printf(",\"values\":%u,\"inputs\":[", plan->nvalues);
+  json_str(mi->name, mi->name_len);
+  printf(",\"values\":%zu,\"inputs\":[", mi->num_values);
   for (int pass = 0; pass < 2; pass++) {
-    const int32_t *idx = pass ? plan->outputs : plan->inputs;
-    uint32_t n = pass ? plan->noutputs : plan->ninputs;
+    size_t n = pass ? mi->num_outputs : mi->num_inputs;
     if (pass) printf("],\"outputs\":[");
-    for (uint32_t i = 0; i < n; i++) {
-      const pf_value *v = &plan->values[idx[i]];
-      printf("%s{\"value\":%d,\"kind\":\"%s\"", i ? "," : "", idx[i], kind_name(v->type));
-      if (v->type == PF_VAL_TENSOR) {
-        const pf_tensor *t = v->u.tensor;
-        printf(",\"dtype\":\"%s\",\"sizes\":[", ptera_dtype_name(t->scalar_type));
-        for (uint8_t d = 0; d < t->dim; d++) printf("%s%d", d ? "," : "", t->sizes[d]);
+    for (size_t i = 0; i < n; i++) {
+      size_t idx;
+      ptera_value_info v;
+      if (!io_value(prog, m, pass, i, &idx) || !value(prog, m, idx, &v)) continue;
+      printf("%s{\"value\":%zu,\"kind\":\"%s\"", i ? "," : "", idx, kind_name(v.tag));
+      if (v.tag == PTERA_TAG_TENSOR) {
+        printf(",\"dtype\":\"%s\",\"sizes\":[", ptera_dtype_name(v.dtype));
+        for (size_t d = 0; d < v.dim; d++) printf("%s%d", d ? "," : "", v.sizes[d]);
         printf("],\"dim_order\":[");
-        for (uint8_t d = 0; d < t->dim; d++) printf("%s%u", d ? "," : "", t->dim_order[d]);
-        printf("],\"dynamism\":\"%s\",\"where\":\"%s\",\"nbytes\":%llu", dynamism_name(t->dynamism), where(t),
-               (unsigned long long)t->nbytes);
+        dim_order(v.dim_order, v.dim);
+        printf("],\"dynamism\":\"%s\",\"where\":\"%s\",\"nbytes\":%llu", dynamism_name(v.dynamism), where(&v),
+               (unsigned long long)v.nbytes);
       }
       printf("}");
     }
   }
   printf("],\"planned_buffers\":[");
-  for (uint32_t j = 1; j < plan->nbuffer_sizes; j++)
-    printf("%s%lld", j > 1 ? "," : "", (long long)plan->buffer_sizes[j]);
+  for (size_t j = 0; j < mi->num_planned_buffers; j++) {
+    uint64_t size = 0;
+    ptera_program_method_buffer_size(prog, m, j, &size);
+    printf("%s%lld", j ? "," : "", (long long)size);
+  }
   printf("],\"operators\":[");
-  for (uint32_t k = 0; k < plan->nops; k++) {
+  for (size_t k = 0; k < mi->num_operators; k++) {
+    ptera_operator_info o;
+    if (!op(prog, m, k, &o)) continue;
     printf("%s{\"name\":", k ? "," : "");
-    json_str(plan->ops[k].name.ptr, plan->ops[k].name.len);
+    json_str(o.name, o.name_len);
     printf(",\"overload\":");
-    json_str(plan->ops[k].overload.ptr ? plan->ops[k].overload.ptr : "", plan->ops[k].overload.len);
+    json_str(o.overload, o.overload_len);
     printf("}");
   }
   printf("],\"delegates\":[");
-  for (uint32_t k = 0; k < plan->ndelegates; k++) {
-    const pf_delegate *d = &plan->delegates[k];
+  for (size_t k = 0; k < mi->num_delegates; k++) {
+    ptera_delegate_info d;
+    if (!delegate(prog, m, k, &d)) continue;
     printf("%s{\"id\":", k ? "," : "");
-    json_str(d->id.ptr, d->id.len);
-    printf(",\"location\":\"%s\",\"index\":%u,\"compile_specs\":%u,\"available\":%s}",
-           d->location ? "segment" : "inline", d->index, d->nspecs,
-           ptera_backend_find(d->id.ptr, d->id.len) ? "true" : "false");
+    json_str(d.id, d.id_len);
+    printf(",\"location\":\"%s\",\"index\":%u,\"compile_specs\":%zu,\"available\":%s}",
+           d.location == PTERA_DELEGATE_SEGMENT ? "segment" : "inline", d.index, d.num_compile_specs,
+           ptera_backend_find(d.id, d.id_len) ? "true" : "false");
   }
   printf("],\"constants\":[");
   bool first = true;
-  for (uint32_t i = 0; i < plan->nvalues; i++) {
-    const pf_value *v = &plan->values[i];
-    if (v->type != PF_VAL_TENSOR || !(v->u.tensor->data_buffer_idx || v->u.tensor->external)) continue;
-    printf("%s{\"value\":%u,\"where\":\"%s\",\"buffer\":%u,\"nbytes\":%llu", first ? "" : ",", i,
-           where(v->u.tensor), v->u.tensor->data_buffer_idx, (unsigned long long)v->u.tensor->nbytes);
-    if (v->u.tensor->fqn.ptr) {
+  for (size_t i = 0; i < mi->num_values; i++) {
+    ptera_value_info v;
+    if (!value(prog, m, i, &v) || v.tag != PTERA_TAG_TENSOR || v.data == PTERA_DATA_NONE) continue;
+    printf("%s{\"value\":%zu,\"where\":\"%s\",\"buffer\":%u,\"nbytes\":%llu", first ? "" : ",", i, where(&v),
+           v.data_index, (unsigned long long)v.nbytes);
+    if (v.key) {
       printf(",\"key\":");
-      json_str(v->u.tensor->fqn.ptr, v->u.tensor->fqn.len);
+      json_str(v.key, v.key_len);
     }
     printf("}");
     first = false;
@@ -206,72 +242,82 @@ static void json_plan(const pf_plan *plan) {
   printf("]}");
 }
 
-/* Bytes of named data entry i: its whole segment; false when the segment
- * index is out of range. */
-static bool named_size(const pf_pte *p, uint32_t i, unsigned long long *size) {
-  uint32_t s = p->named[i].segment_index;
-  if (s >= p->nsegments) return false;
-  *size = (unsigned long long)p->segments[s].size;
-  return true;
+/* Each method of prog, as text or JSON (comma-separated). */
+static void print_methods(const ptera_program *prog, bool json) {
+  for (size_t i = 0; i < ptera_program_method_count(prog); i++) {
+    const char *m = ptera_program_method_name(prog, i);
+    ptera_method_info mi = PTERA_METHOD_INFO_INIT;
+    if (ptera_program_method_info(prog, m, &mi) != PTERA_OK) continue;
+    if (json) {
+      if (i) printf(",");
+      json_plan(prog, m, &mi);
+    } else {
+      text_plan(prog, m, &mi);
+    }
+  }
 }
 
 /* The program as text, or as one JSON object without a newline. */
-static void print_program(const pf_pte *p, bool json) {
+static void print_program(const ptera_program *prog, bool json) {
+  ptera_program_info p = PTERA_PROGRAM_INFO_INIT;
+  ptera_program_get_info(prog, &p);
   if (json) {
-    printf("{\"kind\":\"program\",\"file_size\":%llu,\"extended_header\":", (unsigned long long)p->file_size);
-    if (p->has_header)
+    printf("{\"kind\":\"program\",\"file_size\":%llu,\"extended_header\":", (unsigned long long)p.file_size);
+    if (p.has_extended_header)
       printf("{\"length\":%u,\"program_size\":%llu,\"segment_base_offset\":%llu,\"segment_data_size\":%llu}",
-             p->header_length, (unsigned long long)p->program_size,
-             (unsigned long long)p->segment_base, (unsigned long long)p->segment_data_size);
+             p.extended_header_length, (unsigned long long)p.program_size,
+             (unsigned long long)p.segment_base_offset, (unsigned long long)p.segment_data_size);
     else
       printf("null");
     printf(",\"segments\":[");
-    for (uint32_t i = 0; i < p->nsegments; i++)
-      printf("%s{\"offset\":%llu,\"size\":%llu}", i ? "," : "", (unsigned long long)p->segments[i].offset,
-             (unsigned long long)p->segments[i].size);
+  } else {
+    printf("file: %llu bytes\n", (unsigned long long)p.file_size);
+    if (p.has_extended_header)
+      printf("extended header: eh00, %u bytes; program_size %llu, segment_base_offset %llu, "
+             "segment_data_size %llu\n",
+             p.extended_header_length, (unsigned long long)p.program_size,
+             (unsigned long long)p.segment_base_offset, (unsigned long long)p.segment_data_size);
+    else
+      printf("extended header: none\n");
+  }
+  for (size_t i = 0; i < p.num_segments; i++) {
+    ptera_segment_info seg = PTERA_SEGMENT_INFO_INIT;
+    ptera_program_segment(prog, i, &seg);
+    if (json)
+      printf("%s{\"offset\":%llu,\"size\":%llu}", i ? "," : "", (unsigned long long)seg.offset,
+             (unsigned long long)seg.size);
+    else
+      printf("segment %zu: offset %llu, %llu bytes\n", i, (unsigned long long)seg.offset,
+             (unsigned long long)seg.size);
+  }
+  if (json) {
     printf("],\"named_data\":[");
-    for (uint32_t i = 0; i < p->nnamed; i++) {
-      unsigned long long size;
+  } else {
+    if (p.has_constant_segment)
+      printf("constant segment: segment %u, %zu entries\n", p.constant_segment, p.num_constant_entries);
+    if (p.num_legacy_constants) printf("legacy constant_buffer: %zu entries\n", p.num_legacy_constants);
+    if (p.has_mutable_data)
+      printf("mutable data: segment %u, %zu entries\n", p.mutable_data_segment, p.num_mutable_entries);
+  }
+  for (size_t i = 0; i < p.num_named_data; i++) {
+    ptera_named_data_info n = PTERA_NAMED_DATA_INFO_INIT;
+    ptera_program_named_data_entry(prog, i, &n);
+    if (json) {
       printf("%s{\"key\":", i ? "," : "");
-      json_str(p->named[i].key.ptr, p->named[i].key.len);
-      printf(",\"segment\":%u,\"nbytes\":", p->named[i].segment_index);
-      if (named_size(p, i, &size)) printf("%llu}", size);
+      json_str(n.key, n.key_len);
+      printf(",\"segment\":%u,\"nbytes\":", n.segment);
+      if (n.has_segment) printf("%llu}", (unsigned long long)n.nbytes);
       else printf("null}");
+    } else {
+      printf("named data '%s': segment %u, ", cli_esc(n.key, n.key_len), n.segment);
+      if (n.has_segment) printf("%llu bytes\n", (unsigned long long)n.nbytes);
+      else printf("no such segment\n");
     }
-    printf("],\"methods\":[");
-    for (uint32_t i = 0; i < p->nplans; i++) {
-      if (i) printf(",");
-      json_plan(&p->plans[i]);
-    }
-    printf("]}");
-    return;
   }
-  printf("file: %llu bytes\n", (unsigned long long)p->file_size);
-  if (p->has_header)
-    printf("extended header: eh00, %u bytes; program_size %llu, segment_base_offset %llu, "
-           "segment_data_size %llu\n",
-           p->header_length, (unsigned long long)p->program_size,
-           (unsigned long long)p->segment_base, (unsigned long long)p->segment_data_size);
-  else
-    printf("extended header: none\n");
-  for (uint32_t i = 0; i < p->nsegments; i++)
-    printf("segment %u: offset %llu, %llu bytes\n", i, (unsigned long long)p->segments[i].offset,
-           (unsigned long long)p->segments[i].size);
-  if (p->constant_segment.present)
-    printf("constant segment: segment %u, %u entries\n", p->constant_segment.segment_index,
-           p->constant_segment.noffsets);
-  if (p->nconstant_buffer) printf("legacy constant_buffer: %u entries\n", p->nconstant_buffer);
-  if (p->mutable_data.present)
-    printf("mutable data: segment %u, %u entries\n", p->mutable_data.segment_index, p->mutable_data.noffsets);
-  for (uint32_t i = 0; i < p->nnamed; i++) {
-    unsigned long long size;
-    printf("named data '%s': segment %u, ", cli_esc(p->named[i].key.ptr, p->named[i].key.len),
-           p->named[i].segment_index);
-    if (named_size(p, i, &size)) printf("%llu bytes\n", size);
-    else printf("no such segment\n");
-  }
-  printf("methods: %u\n", p->nplans);
-  for (uint32_t i = 0; i < p->nplans; i++) text_plan(p, &p->plans[i]);
+  if (json) printf("],\"methods\":[");
+  else printf("methods: %zu\n", p.num_methods);
+  print_methods(prog, json);
+  if (json) printf("]}");
 }
 
 /* The memory each method takes once loaded (ptera_method_get_memory). */
@@ -294,7 +340,7 @@ static void print_memory(ptera_program *prog) {
 /* A bundled program: its suites, then the embedded program. */
 static void print_bundle(ptera_bundled *b, const char *path, bool json) {
   size_t n = ptera_bundled_suite_count(b);
-  const pf_pte *p = &ptera_bundled_program(b)->pte;
+  const ptera_program *p = ptera_bundled_program(b);
   if (json) {
     printf("{\"kind\":\"bundled_program\",\"suites\":[");
     for (size_t s = 0; s < n; s++) {
@@ -316,58 +362,52 @@ static void print_bundle(ptera_bundled *b, const char *path, bool json) {
   print_program(p, false);
 }
 
-/* The largest power of two (up to 4096) dividing off. */
-static unsigned alignment(uint64_t off) {
-  unsigned a = 1;
-  while (a < 4096 && off % (2u * a) == 0) a *= 2;
-  return a;
-}
-
-static void print_data(const pf_ptd *d, bool json) {
+static void print_data(const ptera_datafile *d, bool json) {
+  ptera_datafile_info info = PTERA_DATAFILE_INFO_INIT;
+  ptera_datafile_get_info(d, &info);
   if (json) {
     printf("{\"kind\":\"data\",\"file_size\":%llu,\"schema\":\"%s\",\"segment_base_offset\":%llu,"
            "\"segment_data_size\":%llu,\"entries\":[",
-           (unsigned long long)d->file_size, d->legacy ? "legacy" : "current",
-           (unsigned long long)d->segment_base, (unsigned long long)d->segment_data_size);
+           (unsigned long long)info.file_size, info.legacy ? "legacy" : "current",
+           (unsigned long long)info.segment_base_offset, (unsigned long long)info.segment_data_size);
   } else {
     printf("data file: %llu bytes, %s FlatTensor layout; segment_base_offset %llu, "
-           "segment_data_size %llu\nentries: %u\n",
-           (unsigned long long)d->file_size, d->legacy ? "pre-June-2025" : "current",
-           (unsigned long long)d->segment_base, (unsigned long long)d->segment_data_size,
-           d->nentries);
+           "segment_data_size %llu\nentries: %zu\n",
+           (unsigned long long)info.file_size, info.legacy ? "pre-June-2025" : "current",
+           (unsigned long long)info.segment_base_offset, (unsigned long long)info.segment_data_size,
+           info.num_entries);
   }
-  for (uint32_t i = 0; i < d->nentries; i++) {
-    const pf_ptd_entry *e = &d->entries[i];
-    uint64_t off = (uint64_t)(e->data.ptr - d->file);
-    const pf_layout *l = &e->layout;
+  for (size_t i = 0; i < info.num_entries; i++) {
+    ptera_datafile_entry e = PTERA_DATAFILE_ENTRY_INIT;
+    if (ptera_datafile_get_entry(d, i, &e) != PTERA_OK) continue;
     if (json) {
       printf("%s{\"key\":", i ? "," : "");
-      json_str(e->key.ptr, e->key.len);
-      printf(",\"offset\":%llu,\"nbytes\":%llu,\"alignment\":%u,\"layout\":",
-             (unsigned long long)off, (unsigned long long)e->data.len, alignment(off));
-      if (!l->present) {
+      json_str(e.key, e.key_len);
+      printf(",\"offset\":%llu,\"nbytes\":%llu,\"alignment\":%u,\"layout\":", (unsigned long long)e.offset,
+             (unsigned long long)e.nbytes, e.alignment);
+      if (!e.has_layout) {
         printf("null}");
         continue;
       }
-      printf("{\"dtype\":\"%s\",\"sizes\":[", ptera_dtype_name(l->scalar_type));
-      for (uint8_t k = 0; k < l->dim; k++) printf("%s%d", k ? "," : "", l->sizes[k]);
+      printf("{\"dtype\":\"%s\",\"sizes\":[", ptera_dtype_name(e.dtype));
+      for (size_t k = 0; k < e.dim; k++) printf("%s%d", k ? "," : "", e.sizes[k]);
       printf("],\"dim_order\":[");
-      for (uint8_t k = 0; k < l->dim; k++) printf("%s%u", k ? "," : "", l->dim_order[k]);
+      dim_order(e.dim_order, e.dim);
       printf("]}}");
       continue;
     }
-    printf("entry %u '%s': ", i, cli_esc(e->key.ptr, e->key.len));
-    if (l->present) {
+    printf("entry %zu '%s': ", i, cli_esc(e.key, e.key_len));
+    if (e.has_layout) {
       char shp[160];
-      cli_format_shape(shp, sizeof shp, l->scalar_type, l->dim, l->sizes);
+      cli_format_shape(shp, sizeof shp, e.dtype, e.dim, e.sizes);
       printf("%s dim_order [", shp);
-      for (uint8_t k = 0; k < l->dim; k++) printf("%s%u", k ? "," : "", l->dim_order[k]);
+      dim_order(e.dim_order, e.dim);
       printf("], ");
     } else {
       printf("no tensor layout, ");
     }
-    printf("%llu bytes at offset %llu (aligned to %u)\n", (unsigned long long)e->data.len,
-           (unsigned long long)off, alignment(off));
+    printf("%llu bytes at offset %llu (aligned to %u)\n", (unsigned long long)e.nbytes,
+           (unsigned long long)e.offset, e.alignment);
   }
   if (json) printf("]}");
 }
@@ -384,20 +424,12 @@ static void identifier(const char *path, char id[5]) {
 }
 
 static int inspect_data(const char *path, bool json) {
-  pt_err err;
-  pr_bytes bytes;
-  pt_arena arena;
-  pf_ptd d;
-  pt_err_clear(&err);
-  memset(&bytes, 0, sizeof bytes);
-  pt_arena_init(&arena, ptera_allocator_default());
-  ptera_status st = pr_bytes_map_file(&bytes, path, UINT64_MAX, ptera_allocator_default(), &err);
-  if (st == PTERA_OK) st = pf_ptd_parse(bytes.data, bytes.size, &arena, &d, &err);
+  ptera_datafile *d;
+  ptera_status st = ptera_datafile_load_file(path, NULL, &d);
   int rc = 0;
-  if (st != PTERA_OK) rc = cli_error(st, "%s: %s", path, err.msg);
-  else print_data(&d, json);
-  pt_arena_release(&arena);
-  pr_bytes_release(&bytes);
+  if (st != PTERA_OK) rc = cli_error(st, "%s: %s", path, ptera_datafile_errmsg(d));
+  else print_data(d, json);
+  ptera_datafile_destroy(d);
   return rc;
 }
 
@@ -445,7 +477,7 @@ int cli_inspect(int argc, char **argv) {
     if (st != PTERA_OK) {
       rc = cli_error(st, "%s: %s", path, ptera_program_errmsg(prog));
     } else {
-      print_program(&prog->pte, json);
+      print_program(prog, json);
       if (!json) print_memory(prog);
     }
     ptera_program_destroy(prog);

@@ -4,8 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "format/pte.h"
-#include "runtime/runtime.h"
 
 static const char help[] =
     "usage: ptera ops\n"
@@ -57,16 +55,20 @@ static int by_name(const void *a, const void *b) {
 }
 
 /* Adds the operators of every kernel instruction of prog. */
-static int add_used(name_set *s, const pf_pte *p) {
-  for (uint32_t m = 0; m < p->nplans; m++) {
-    const pf_plan *plan = &p->plans[m];
-    for (uint32_t c = 0; c < plan->nchains; c++)
-      for (uint32_t k = 0; k < plan->chains[c].ninstrs; k++) {
-        const pf_instr *in = &plan->chains[c].instrs[k];
-        if (in->type != PF_INSTR_KERNEL) continue;
-        const pf_operator *op = &plan->ops[in->a];
-        if (set_add(s, op->name.ptr, op->name.len, op->overload.ptr, op->overload.len) != 0) return -1;
-      }
+static int add_used(name_set *s, const ptera_program *prog) {
+  for (size_t m = 0; m < ptera_program_method_count(prog); m++) {
+    const char *method = ptera_program_method_name(prog, m);
+    ptera_method_info mi = PTERA_METHOD_INFO_INIT;
+    if (ptera_program_method_info(prog, method, &mi) != PTERA_OK) continue;
+    for (size_t k = 0; k < mi.num_instructions; k++) {
+      ptera_instruction_info in = PTERA_INSTRUCTION_INFO_INIT;
+      ptera_operator_info op = PTERA_OPERATOR_INFO_INIT;
+      if (ptera_program_method_instruction(prog, method, k, &in) != PTERA_OK ||
+          in.kind != PTERA_INSTRUCTION_KERNEL ||
+          ptera_program_method_operator_info(prog, method, in.operator_index, &op) != PTERA_OK)
+        continue;
+      if (set_add(s, op.name, op.name_len, op.overload, op.overload_len) != 0) return -1;
+    }
   }
   return 0;
 }
@@ -97,7 +99,7 @@ static int list_used(int nfiles, char **files) {
       st = ptera_program_load_file(files[i], NULL, &prog);
       if (st != PTERA_OK) rc = cli_error(st, "%s: %s", files[i], ptera_program_errmsg(prog));
     }
-    int oom = st == PTERA_OK && add_used(&s, &prog->pte) != 0;
+    int oom = st == PTERA_OK && add_used(&s, prog) != 0;
     if (bundled) ptera_bundled_destroy(bundled);
     else ptera_program_destroy(prog);
     if (oom) {
