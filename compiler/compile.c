@@ -23,11 +23,13 @@ static ptera_status run_pass(pc_graph *g, pc_pass_fn fn, const char *what, pc_pa
 
 /* Every live call of g is in the target op set. Node indices are those of
  * the .ptg (passes never renumber). */
-static ptera_status check_opset(const pc_graph *g, pc_opset set, pt_err *e) {
+static ptera_status check_opset(const pc_graph *g, pc_opset set, pc_backend backend, pt_err *e) {
   for (uint32_t i = 0; i < g->nnodes; i++) {
     const pc_gnode *n = &g->nodes[i];
     if (n->kind != PC_N_CALL || n->removed || n->delegate || pc_opset_contains(set, n->op))
       continue;
+    /* ExecuTorch's cortex_m kernel library registers these. */
+    if (backend == PC_BACKEND_CORTEX_M && strncmp(n->op, "cortex_m::", 10) == 0) continue;
     const char *where = pc_opset_contains(PC_OPSET_EXECUTORCH_OPTIMIZED, n->op)
                             ? "it is in op set 'executorch-optimized'"
                         : pc_opset_contains(PC_OPSET_PTERA, n->op) ? "it is in op set 'ptera' only"
@@ -37,6 +39,21 @@ static ptera_status check_opset(const pc_graph *g, pc_opset set, pt_err *e) {
                    i, n->op, pc_opset_name(set), where);
   }
   return PTERA_OK;
+}
+
+/* Calibrates g on the samples, then lowers it to cortex_m:: calls. */
+static ptera_status to_cortex_m(pc_graph *g, const pc_compile_options *o, pc_method_stats *s,
+                                pt_err *e) {
+  pt_err_clear(&g->err);
+  pc_range *ranges = pt_calloc(g->allocator, g->nvalues ? g->nvalues : 1, sizeof *ranges, 0);
+  ptera_status st = ranges ? pc_calibrate(g, o->calibration, ranges)
+                           : pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  if (st == PTERA_OK) st = pc_to_cortex_m(g, ranges, &s->cm);
+  pt_free(g->allocator, ranges);
+  if (st != PTERA_OK)
+    st = pt_fail(e, st, "method '%s': lowering to cortex_m: %s", g->name,
+                 g->err.msg[0] ? g->err.msg : ptera_status_name(st));
+  return st;
 }
 
 static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_method_stats *s,
@@ -71,10 +88,11 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
       st = pt_fail(e, st, "method '%s': lowering to XNNPACK: %s", g->name,
                    g->err.msg[0] ? g->err.msg : ptera_status_name(st));
   }
+  if (st == PTERA_OK && o->backend == PC_BACKEND_CORTEX_M) st = to_cortex_m(g, o, s, e);
   if (st == PTERA_OK && !o->no_views)
     st = run_pass(g, pc_elide_views, "view elision", &s->passes, e);
   s->nodes_after = live_calls(g);
-  if (st == PTERA_OK) st = check_opset(g, o->opset, e);
+  if (st == PTERA_OK) st = check_opset(g, o->opset, o->backend, e);
   return st;
 }
 

@@ -5,7 +5,8 @@
  * pc_dce, pc_elide_views (each can be turned off; with a backend, view
  * elision runs after the lowering to it, on the calls left on the CPU);
  * with weight-only quantization (int8-weight, int4-weight), pc_quantize_weights
- * after dce; with a backend, pc_to_xnnpack between dce and view elision; then every
+ * after dce; with a backend, pc_to_xnnpack (or, for Cortex-M, pc_calibrate on
+ * the samples and pc_to_cortex_m) between dce and view elision; then every
  * call left on the CPU must be in the target op set (opset.h), else
  * compiling fails naming the operator, the node and the set; then all
  * methods are lowered together
@@ -20,11 +21,13 @@
 #include "lower.h"
 #include "passes.h"
 #include "ptg.h"
+#include "to_cortex_m.h"
 #include "to_xnnpack.h"
 
 typedef enum pc_backend {
   PC_BACKEND_NONE = 0,   /* every call on the CPU (portable kernels) */
-  PC_BACKEND_XNNPACK = 1 /* partitions lowered to XnnpackBackend (to_xnnpack.h) */
+  PC_BACKEND_XNNPACK = 1, /* partitions lowered to XnnpackBackend (to_xnnpack.h) */
+  PC_BACKEND_CORTEX_M = 2 /* static int8 cortex_m:: calls (to_cortex_m.h); needs calibration */
 } pc_backend;
 
 typedef struct pc_compile_options {
@@ -36,6 +39,7 @@ typedef struct pc_compile_options {
   pc_backend backend;               /* default (0): none */
   pc_xnn_quant quantize;            /* default (0): none; 8da8w / 8da4w need the XNNPACK backend */
   uint32_t group_size;              /* 8da4w / int4-weight: inputs per scale; 0: 32 */
+  const pc_calibration *calibration; /* with the Cortex-M backend: samples of every method */
 } pc_compile_options;
 
 typedef struct pc_method_stats {
@@ -44,6 +48,7 @@ typedef struct pc_method_stats {
   pc_pass_stats passes;               /* bn-folded, fused, folded, merged (+bytes), removed, views */
   pc_memplan_summary plan;            /* peak_bytes vs no_reuse_bytes */
   pc_xnn_stats xnn;                   /* with the XNNPACK backend */
+  pc_cm_stats cm;                     /* with the Cortex-M backend */
 } pc_method_stats;
 
 typedef struct pc_compile_result {

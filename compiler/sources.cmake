@@ -2,11 +2,13 @@
 # Every .c file of this directory is listed here (paths relative to it);
 # configuring fails on one that is not (cmake/layers.cmake).
 set(SOURCES
+  calibrate.c
   compile.c
   diag.c
   emit_ptd.c
   emit_pte.c
   emit_xnn.c
+  eval.c
   fbb.c
   graph.c
   lower.c
@@ -19,6 +21,8 @@ set(SOURCES
   ptg_write.c
   quant.c
   sha256.c
+  to_cortex_m.c
+  to_cortex_m_ops.c
   to_xnnpack.c
   xnn_build.c
   xnn_support.c

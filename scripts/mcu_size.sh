@@ -4,6 +4,8 @@
 #             split by origin: libptera, the C library, the firmware itself
 #   digits    the digits CNN firmware with only its kernels
 #   int8      the cortex_m:: int8 program firmware with only its kernels
+#   dscnn     the keyword-spotting DS-CNN (tests/compile/cortex_m_dscnn.py, compiled
+#             with --backend cortex_m) with only its kernels
 # and the RAM each program needs as the memory queries report it, read from
 # a run under QEMU (program + method = arena + planned + temp + packed; stack
 # is the measured high-water mark).
@@ -28,6 +30,8 @@ $py examples/embedded/int8_model.py "$gen"
 : >"$gen/none.ops"
 "$host/ptera" ops --used examples/digits/digits.pte >"$gen/digits.ops"
 "$host/ptera" ops --used "$gen/int8.pte" >"$gen/int8.ops"
+$py tests/compile/cortex_m_dscnn.py "$host/ptera" "$gen/dscnn.work" --emit "$gen" >/dev/null
+"$host/ptera" ops --used "$gen/dscnn.pte" >"$gen/dscnn.ops"
 
 build() { # name pte input ops
   local dir=$work/size-$cpu-$1
@@ -40,9 +44,10 @@ build() { # name pte input ops
 build core "$gen/int8.pte" "$gen/int8_input.npy" "$gen/none.ops"
 build digits examples/digits/digits.pte examples/digits/digit_3.npy "$gen/digits.ops"
 build int8 "$gen/int8.pte" "$gen/int8_input.npy" "$gen/int8.ops"
+build dscnn "$gen/dscnn.pte" "$gen/dscnn_input.npy" "$gen/dscnn.ops"
 
 echo "== $cpu ($machine), arm-none-eabi-gcc -Os, stripped"
-for name in core digits int8; do
+for name in core digits int8 dscnn; do
   dir=$work/size-$cpu-$name
   echo "-- $name: arm-none-eabi-size"
   arm-none-eabi-size "$dir/firmware.stripped.elf" | sed 's/^/   /'

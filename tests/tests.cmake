@@ -33,6 +33,12 @@ add_test(NAME cli_run_topk
 add_test(NAME compile_cli
          COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/compile/test_compile_cli.py
                  $<TARGET_FILE:ptera> ${PROJECT_BINARY_DIR}/compile_cli)
+# A keyword-spotting DS-CNN exported with --backend cortex_m and calibration,
+# run with `ptera run`, bit-exact to a numpy reference of the int8 arithmetic
+# (tests/compile/cortex_m_dscnn.py; needs torch).
+add_test(NAME cortex_m_dscnn
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/compile/cortex_m_dscnn.py
+                 $<TARGET_FILE:ptera> ${PROJECT_BINARY_DIR}/cortex_m_dscnn)
 # The Python front end (python/ptera): capture and operator mapping checked by
 # a reference interpreter, and export -> ptera compile -> ptera run against
 # eager PyTorch. Skips fail the test (PTERA_NO_SKIP).

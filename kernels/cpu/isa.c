@@ -75,6 +75,7 @@ bool pk_isa_ext_available(pk_isa_ext ext) {
   if (bits < 0) {
     const char *e = getenv("PTERA_ISA_EXT");
     bits = 0;
+    (void)e; /* no extension to detect on other targets (Cortex-M) */
 #if defined(PK_X86) || defined(PK_ARM64)
     for (int i = 0; i < PK_EXT_COUNT && !(e && strcmp(e, "none") == 0); i++)
       if (cpu_has_ext((pk_isa_ext)i)) bits |= 1 << i;

@@ -14,6 +14,7 @@ Run (needs numpy only; libptera through ctypes, see runtime.py):
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,8 +26,9 @@ from .runtime import IOInfo, Method, Program, PteraError, version
 # The target op sets of `ptera compile --ops` (compiler/opset.h); the first is
 # the default: the program runs on a stock ExecuTorch executor_runner.
 OP_SETS = ("executorch-portable", "executorch-optimized", "ptera")
-# The delegates of `ptera compile --backend` (compiler/compile.h); None: all on the CPU.
-BACKENDS = ("xnnpack",)
+# The backends of `ptera compile --backend` (compiler/compile.h); None: all on the CPU.
+# "cortex_m" is no delegate: a static int8 program of cortex_m:: calls (needs calibration).
+BACKENDS = ("xnnpack", "cortex_m")
 # The quantizations of `ptera compile --quantize`: the dynamic ones (8da8w,
 # 8da4w) need backend="xnnpack"; the weight-only ones run on any backend.
 QUANTIZE = ("8da8w", "8da4w", "int8-weight", "int4-weight")
@@ -71,9 +73,27 @@ def write_ptg(module, example_inputs, path, method="forward", dynamic_shapes=Non
     return path
 
 
+def _write_calibration(samples, directory):
+    """Each sample as directory/sNNNNNN/input<k>.npy (float32)."""
+    import numpy as np
+    samples = list(samples)
+    if not samples:
+        raise ValueError("calibration must hold at least one sample")
+    for s, sample in enumerate(samples):
+        if not isinstance(sample, (tuple, list)):
+            sample = (sample,)
+        d = os.path.join(directory, "s%06d" % s)
+        os.mkdir(d)
+        for k, x in enumerate(sample):
+            if hasattr(x, "detach"):
+                x = x.detach().cpu().numpy()
+            np.save(os.path.join(d, "input%d.npy" % k), np.ascontiguousarray(x, dtype=np.float32))
+
+
 def export(module, example_inputs, path, external_weights=None, weight_keys="fqn",
            method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable",
-           backend=None, quantize=None, dynamic_shapes=None, group_size=None):
+           backend=None, quantize=None, dynamic_shapes=None, group_size=None,
+           calibration=None):
     """Captures module.<method>(*example_inputs), writes a .ptg and runs
     `ptera compile <ptg> <path> --ops OPS [--backend B] [--external-weights <ptd>]
     [--weight-keys K]`.
@@ -82,6 +102,12 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     lowers what XNNPACK runs to the XnnpackBackend delegate (weights as
     named data, or in the .ptd with external_weights); the rest stays on the
     CPU under ops.
+
+    backend="cortex_m" lowers the whole graph to ExecuTorch's cortex_m::
+    int8 operators (compiler/to_cortex_m.h), calibrated on calibration: a
+    list of samples, each a tuple of the method's inputs (or one tensor),
+    torch tensors or numpy arrays of float32 (written as .npy files for
+    `ptera compile --calibration`).
 
     quantize: None or one of QUANTIZE. "8da8w" (needs backend="xnnpack")
     gives every FullyConnected int8 per-channel weights and an input
@@ -121,6 +147,8 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
                                    int(group_size) != group_size or group_size <= 0):
         raise ValueError("group_size must be a positive int, with quantize='8da4w' or "
                          "'int4-weight', not %r" % (group_size,))
+    if (backend == "cortex_m") != (calibration is not None):
+        raise ValueError("calibration is needed by, and only by, backend='cortex_m'")
     exe = ptera_bin or find_ptera()
     out_dir = os.path.dirname(os.path.abspath(path))
     if keep_ptg:
@@ -128,7 +156,11 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     else:
         fd, ptg_path = tempfile.mkstemp(suffix=".ptg", prefix=".ptera-", dir=out_dir)
         os.close(fd)
+    cal_dir = None
     try:
+        if calibration is not None:
+            cal_dir = tempfile.mkdtemp(prefix=".ptera-cal-", dir=out_dir)
+            _write_calibration(calibration, cal_dir)
         _progress("ptera.export: capturing %s" % type(module).__name__)
         write_ptg(module, example_inputs, ptg_path, method=method, dynamic_shapes=dynamic_shapes)
         _progress("ptera.export: compiling %s" % path)
@@ -139,6 +171,8 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
             cmd += ["--quantize", quantize]
         if group_size is not None:
             cmd += ["--group-size", str(int(group_size))]
+        if cal_dir:
+            cmd += ["--calibration", cal_dir]
         if external_weights:
             cmd += ["--external-weights", external_weights]
             if weight_keys:
@@ -153,4 +187,6 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
         _progress("")
         if not keep_ptg and os.path.exists(ptg_path):
             os.unlink(ptg_path)
+        if cal_dir:
+            shutil.rmtree(cal_dir, ignore_errors=True)
     return ExportResult(path, external_weights, ptg_path if keep_ptg else None, report)

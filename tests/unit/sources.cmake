@@ -9,6 +9,7 @@ set(SOURCES
   test_batch_norm_fast.c
   test_bpte_reader.c
   test_cli_topk.c
+  test_calibrate.c
   test_cm_fixed_point.c
   test_constprop.c
   test_conv_fast.c

@@ -85,6 +85,21 @@ int cli_npy_load(const char *path, int expect_dtype, cli_array *out, char *msg, 
 /* Writes an .npy file from logical-order data. */
 int cli_npy_save(const char *path, const cli_array *a, char *msg, size_t msg_size);
 
+/* Calibration samples for `ptera compile --calibration DIR`: DIR holds one
+ * subdirectory per sample (taken in name order), each holding input0.npy,
+ * input1.npy, ... — the method's inputs, float32, in order. */
+/* The samples as pc_calibration (compiler/calibrate.h) takes them. */
+typedef struct cli_calibration {
+  uint32_t nsamples, ninputs;
+  cli_array *arrays;
+  const float **data;
+  size_t *numel;
+} cli_calibration;
+
+/* Returns 0, or 1 after reporting what is wrong with DIR. */
+int cli_calibration_load(const char *dir, cli_calibration *out);
+void cli_calibration_free(cli_calibration *c);
+
 /* Copies between logical order and a tensor's memory order (dim order). */
 void cli_to_memory_order(const ptera_tensor *t, const void *logical, void *memory);
 void cli_from_memory_order(const ptera_tensor *t, const void *memory, void *logical);

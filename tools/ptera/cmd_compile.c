@@ -40,6 +40,16 @@ static const char help[] =
     "                              keyed by SHA-256 (in the .ptd with\n"
     "                              --external-weights); the rest stays on the CPU\n"
     "                              under --ops\n"
+    "  --backend cortex_m          static int8 program of ExecuTorch's cortex_m::\n"
+    "                              operators (CMSIS-NN arithmetic; compiler/to_cortex_m.h):\n"
+    "                              activations per tensor from --calibration ranges,\n"
+    "                              per-channel weights, channels-last tensors; every\n"
+    "                              call must lower (no fp32 fallback)\n"
+    "  --quantize int8-static      with --backend cortex_m (implied by it)\n"
+    "  --calibration DIR           the samples --backend cortex_m calibrates on: one\n"
+    "                              subdirectory per sample (name order), each with\n"
+    "                              input0.npy, input1.npy, ... (float32, the\n"
+    "                              method's inputs in order)\n"
     "  --quantize 8da8w            with --backend xnnpack: every FullyConnected\n"
     "                              (linear, mm, addmm) gets int8 per-channel\n"
     "                              symmetric weights and an input quantized per\n"
@@ -94,7 +104,7 @@ static const char help[] =
 
 typedef struct compile_opts {
   const char *in, *out, *ptd;
-  const char *keys, *ops, *backend, *quantize, *group_size;
+  const char *keys, *ops, *backend, *quantize, *group_size, *calibration;
   bool quiet;
   pc_compile_options c;
 } compile_opts;
@@ -117,6 +127,8 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->backend = argv[++i];
     } else if (strcmp(a, "--quantize") == 0 && has_next) {
       o->quantize = argv[++i];
+    } else if (strcmp(a, "--calibration") == 0 && has_next) {
+      o->calibration = argv[++i];
     } else if (strcmp(a, "--group-size") == 0 && has_next) {
       o->group_size = argv[++i];
     } else if (strcmp(a, "--no-fold-bn") == 0) {
@@ -159,8 +171,19 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
                      "--ops must be 'executorch-portable', 'executorch-optimized' or 'ptera', "
                      "not '%s'", o->ops);
   if (o->backend && strcmp(o->backend, "xnnpack") == 0) o->c.backend = PC_BACKEND_XNNPACK;
+  else if (o->backend && strcmp(o->backend, "cortex_m") == 0) o->c.backend = PC_BACKEND_CORTEX_M;
   else if (o->backend)
-    return cli_error(PTERA_INVALID_ARGUMENT, "--backend must be 'xnnpack', not '%s'", o->backend);
+    return cli_error(PTERA_INVALID_ARGUMENT, "--backend must be 'xnnpack' or 'cortex_m', not '%s'",
+                     o->backend);
+  if (o->c.backend == PC_BACKEND_CORTEX_M && !o->calibration)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--backend cortex_m needs --calibration DIR");
+  if (o->calibration && o->c.backend != PC_BACKEND_CORTEX_M)
+    return cli_error(PTERA_INVALID_ARGUMENT, "--calibration needs --backend cortex_m");
+  if (o->quantize && strcmp(o->quantize, "int8-static") == 0) {
+    if (o->c.backend != PC_BACKEND_CORTEX_M)
+      return cli_error(PTERA_INVALID_ARGUMENT, "--quantize int8-static needs --backend cortex_m");
+    o->quantize = NULL; /* the Cortex-M lowering always quantizes so */
+  }
   static const struct { const char *name; pc_xnn_quant q; } schemes[] = {
       {"8da8w", PC_XNN_QUANT_8DA8W}, {"8da4w", PC_XNN_QUANT_8DA4W},
       {"int8-weight", PC_XNN_QUANT_INT8_WEIGHT}, {"int4-weight", PC_XNN_QUANT_INT4_WEIGHT}};
@@ -284,6 +307,9 @@ static void report(const compile_opts *o, const pc_compile_result *r) {
            (unsigned long long)s->plan.no_reuse_bytes);
     if (s->plan.peak_bytes) printf("%.2fx)\n", (double)s->plan.no_reuse_bytes / (double)s->plan.peak_bytes);
     else printf("1.00x)\n");
+    if (o->c.backend == PC_BACKEND_CORTEX_M)
+      printf("method %s: cortex_m %u calls lowered into %u (%u layout conversions)\n",
+             cli_escz(s->name), s->cm.lowered, s->cm.calls, s->cm.layouts);
     if (o->c.backend == PC_BACKEND_XNNPACK)
       printf("method %s: xnnpack %u partitions, %u nodes delegated, %u on the CPU, %u quantized\n",
              cli_escz(s->name), s->xnn.partitions, s->xnn.delegated_nodes, s->xnn.cpu_nodes,
@@ -332,9 +358,18 @@ int cli_compile(int argc, char **argv) {
   ptera_status st = pc_ptg_parse(bytes, size, NULL, &mod, &e);
   free(bytes);
   if (st != PTERA_OK) return cli_error(st, "%s: %s", o.in, e.msg);
+  cli_calibration calib;
+  memset(&calib, 0, sizeof calib);
+  if (o.calibration && cli_calibration_load(o.calibration, &calib) != 0) {
+    pc_module_free(&mod);
+    return 1;
+  }
+  pc_calibration cal = {calib.nsamples, calib.ninputs, calib.data, calib.numel};
+  o.c.calibration = o.calibration ? &cal : NULL;
   pc_compile_result r;
   cli_progress("ptera compile: compiling %s (%zu bytes)", o.in, size);
   st = pc_compile(&mod, &o.c, &r, &e);
+  cli_calibration_free(&calib);
   if (st == PTERA_OK) cli_progress("ptera compile: writing and verifying %s", o.out);
   /* warnings one line each, escaped (they name tensors as the .ptg does) */
   for (const char *w = st == PTERA_OK ? r.warnings : NULL; w && *w;) {

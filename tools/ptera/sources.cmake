@@ -4,6 +4,7 @@
 # configuring fails on one that is not (cmake/layers.cmake).
 set(SOURCES
   cli_args.c
+  cli_calibration.c
   cli_escape.c
   cli_npy.c
   cli_progress.c
