@@ -18,10 +18,10 @@ work=build-mcu
 host=${1:-$work/host}
 cpu=${2:-cortex-m4}
 jobs=$(nproc 2>/dev/null || echo 2)
-if [ ! -x "$host/ptera" ]; then
+if [ ! -f "$host/build.ninja" ]; then
   cmake -S . -B "$host" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTERA_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$host" -j "$jobs" --target ptera >/dev/null
 fi
+cmake --build "$host" -j "$jobs" --target ptera >/dev/null # incremental: never a stale host binary
 if [ "$cpu" = cortex-m4 ]; then machine=mps2-an386; else machine=mps3-an547; fi
 gen=$work/gen
 mkdir -p "$gen"

@@ -20,10 +20,10 @@ work=build-mcu
 mkdir -p "$work"
 
 host=${1:-$work/host}
-if [ ! -x "$host/ptera" ]; then
+if [ ! -f "$host/build.ninja" ]; then
   cmake -S . -B "$host" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTERA_BUILD_TESTS=OFF
-  cmake --build "$host" -j "$jobs" --target ptera
 fi
+cmake --build "$host" -j "$jobs" --target ptera # incremental: never a stale host binary
 ptera=$host/ptera
 stage "host ptera"
 

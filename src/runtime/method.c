@@ -6,7 +6,7 @@
 
 /* The kernel scratch arena (ptera_method_options.temp_size overrides it) is
  * the larger of the largest workspace a prepare step declared and what the
- * portable kernels take without declaring: a pointer per item of a tensor
+ * portable kernels take without declaring (from their arguments): a pointer per item of a tensor
  * list (cat, stack, index), two doubles per statistics group of a norm
  * (groups <= the input's elements), an index per element along topk's dim,
  * rank indices per true element of an index mask, a length per split. All
@@ -62,25 +62,45 @@ static ptera_status setup_buffers(ptera_method *m, const ptera_method_options *o
   return PTERA_OK;
 }
 
-/* What the portable kernels may take from the temp arena (above). */
-static size_t portable_temp_bound(const ptera_method *m) {
-  size_t need = 0;
-  for (uint32_t i = 0; i < m->nvalues; i++) {
-    const ptera_value *v = &m->values[i];
-    size_t items;
-    if (v->tag == PTERA_TAG_TENSOR) {
-      const ptera_tensor *t = v->u.tensor;
-      items = t->dim > 2 ? t->dim : 2;
-      items = t->numel > PTERA_TEMP_PORTABLE_MAX / items ? PTERA_TEMP_PORTABLE_MAX : items * t->numel;
-    } else if (v->tag == PTERA_TAG_LIST_TENSOR || v->tag == PTERA_TAG_LIST_OPTIONAL_TENSOR ||
-               v->tag == PTERA_TAG_LIST_INT) {
-      items = v->u.list.len;
-    } else {
-      continue;
-    }
-    if (items > PTERA_TEMP_PORTABLE_MAX / 8) return PTERA_TEMP_PORTABLE_MAX;
-    if (8 * items > need) need = 8 * items;
+/* The bound of one value (above): 8 bytes x max(rank, 2) per element of a
+ * tensor, 8 per item of a list (and its tensors' own bounds). */
+static size_t value_temp(const ptera_value *v) {
+  size_t items;
+  if (v->tag == PTERA_TAG_TENSOR) {
+    const ptera_tensor *t = v->u.tensor;
+    items = t->dim > 2 ? t->dim : 2;
+    items = t->numel > PTERA_TEMP_PORTABLE_MAX / items ? PTERA_TEMP_PORTABLE_MAX : items * t->numel;
+  } else if (v->tag == PTERA_TAG_LIST_TENSOR || v->tag == PTERA_TAG_LIST_OPTIONAL_TENSOR ||
+             v->tag == PTERA_TAG_LIST_INT) {
+    items = v->u.list.len;
+    if (v->tag != PTERA_TAG_LIST_INT)
+      for (size_t k = 0; k < v->u.list.len; k++) {
+        const ptera_value *item = v->u.list.items[k];
+        size_t b = item && item->tag == PTERA_TAG_TENSOR ? value_temp(item) : 0;
+        if (b / 8 > items) items = b / 8;
+      }
+  } else {
+    return 0;
   }
+  return items > PTERA_TEMP_PORTABLE_MAX / 8 ? PTERA_TEMP_PORTABLE_MAX : 8 * items;
+}
+
+/* What the portable kernels may take from the temp arena (above): the
+ * bound over the arguments of the method's kernel calls. The cortex_m::
+ * kernels take nothing from it, so their arguments do not count (a Cortex-M
+ * program's scratch tensors would otherwise reserve 16 bytes per byte). */
+static size_t portable_temp_bound(const ptera_method *m) {
+  const pf_plan *plan = m->plan;
+  size_t need = 0;
+  for (uint32_t c = 0; c < plan->nchains; c++)
+    for (uint32_t k = 0; k < plan->chains[c].ninstrs; k++) {
+      const pf_instr *in = &plan->chains[c].instrs[k];
+      if (in->type != PF_INSTR_KERNEL || !strncmp(m->op_names[in->a], "cortex_m::", 10)) continue;
+      for (uint32_t j = 0; j < in->nargs; j++) {
+        size_t b = value_temp(&m->values[in->args[j]]);
+        if (b > need) need = b;
+      }
+    }
   need += PTERA_TEMP_SLACK;
   if (need > PTERA_TEMP_PORTABLE_MAX) need = PTERA_TEMP_PORTABLE_MAX;
   return need < PTERA_TEMP_MIN ? PTERA_TEMP_MIN : need;
