@@ -190,3 +190,21 @@ void eu_run_x(ptera_program *prog, const float *x, float a, float b, float c) {
   eu_exec_x(m, x, a, b, c);
   ptera_method_destroy(m);
 }
+
+pc_value eu_planned_f(int dim, const int32_t *sizes, uint64_t offset) {
+  pc_value v = eu_tensor_f(PC_STORAGE_PLANNED, (uint8_t)dim, sizes);
+  v.u.tensor.memory_id = 1;
+  v.u.tensor.memory_offset = offset;
+  return v;
+}
+
+uint32_t eu_rand_u32(uint32_t *state) {
+  *state = *state * 1664525u + 1013904223u;
+  return *state >> 8;
+}
+
+float eu_frand(uint32_t *state, float lo, float hi) {
+  return lo + (hi - lo) * (float)(eu_rand_u32(state) & 0xffff) / 65536.0f;
+}
+
+int eu_irand(uint32_t *state, int lo, int hi) { return lo + (int)(eu_rand_u32(state) % (uint32_t)(hi - lo + 1)); }

@@ -40,6 +40,8 @@ size_t eu_load_failures(const uint8_t *file, size_t size, const char *needle, in
 pc_value eu_int(int64_t i);
 /* A Float tensor of the given shape and storage, nothing else set. */
 pc_value eu_tensor_f(pc_storage storage, uint8_t dim, const int32_t *sizes);
+/* A planned fp32 tensor in memory buffer 1 at byte offset. */
+pc_value eu_planned_f(int dim, const int32_t *sizes, uint64_t offset);
 /* A Float [3] tensor: CONST holds data (12 bytes); PLANNED sits in arena 1 at
  * offset, with data (when not NULL) as its initial value; NONE: unplanned. */
 pc_value eu_f3(pc_storage storage, const float *data, uint64_t offset);
@@ -61,5 +63,12 @@ void eu_check_f3(const ptera_value *v, float a, float b, float c);
 void eu_exec_x(ptera_method *m, const float *x, float a, float b, float c);
 /* eu_open_forward, then eu_exec_x. 5 CHECKs. */
 void eu_run_x(ptera_program *prog, const float *x, float a, float b, float c);
+
+/* The tests' pseudo-random numbers (an LCG; *state is the test's seed, so
+ * each test keeps its own repeatable sequence): 24 bits, a float in
+ * [lo, hi) on a 1/65536 grid, an int in [lo, hi]. */
+uint32_t eu_rand_u32(uint32_t *state);
+float eu_frand(uint32_t *state, float lo, float hi);
+int eu_irand(uint32_t *state, int lo, int hi);
 
 #endif

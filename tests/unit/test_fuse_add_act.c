@@ -13,12 +13,6 @@
 #include "emit_util.h"
 
 static uint32_t rng = 991u;
-static uint32_t next_u32(void) {
-  rng = rng * 1664525u + 1013904223u;
-  return rng >> 8;
-}
-static float frand(float lo, float hi) { return lo + (hi - lo) * (float)(next_u32() & 0xffff) / 65536.0f; }
-static int irand(int lo, int hi) { return lo + (int)(next_u32() % (uint32_t)(hi - lo + 1)); }
 
 enum act { ACT_RELU, ACT_HARDTANH, ACT_CLAMP };
 enum place { OUT_APART, OUT_IN_PLACE, OUT_SKEWED };
@@ -32,13 +26,6 @@ typedef struct cfg {
 } cfg;
 
 enum { V_A, V_B, V_ALPHA, V_T1, V_LO, V_HI, V_Y, V_ONE, V_Z, V_NVALUES };
-
-static pc_value planned_f(int dim, const int32_t *sizes, uint64_t offset) {
-  pc_value v = eu_tensor_f(PC_STORAGE_PLANNED, (uint8_t)dim, sizes);
-  v.u.tensor.memory_id = 1;
-  v.u.tensor.memory_offset = offset;
-  return v;
-}
 
 static const pc_operator ops[] = {{"aten::add", "out"},
                                   {"aten::relu", "out"},
@@ -94,8 +81,8 @@ static void check_case(const cfg *c) {
   size_t n = (size_t)c->rows * c->cols, nb = c->broadcast ? (size_t)c->cols : n;
   int32_t as[2] = {c->rows, c->cols}, bs[2] = {c->broadcast ? 1 : c->rows, c->cols};
   float *a = malloc(n * 4 + 1), *b = malloc(nb * 4 + 1);
-  for (size_t i = 0; i < n; i++) a[i] = frand(-2, 2);
-  for (size_t i = 0; i < nb; i++) b[i] = frand(-2, 2);
+  for (size_t i = 0; i < n; i++) a[i] = eu_frand(&rng, -2, 2);
+  for (size_t i = 0; i < nb; i++) b[i] = eu_frand(&rng, -2, 2);
   if (c->edge) {
     static const float edges[5] = {NAN, INFINITY, -INFINITY, -0.0f, 0.0f};
     for (size_t i = 0; i < n; i += 3) a[i] = edges[(i / 3) % 5];
@@ -105,24 +92,24 @@ static void check_case(const cfg *c) {
   int64_t bufsize = (int64_t)(oz + up64(n * 4));
   pc_value v[V_NVALUES];
   memset(v, 0, sizeof v);
-  v[V_A] = planned_f(2, as, 0);
-  v[V_B] = planned_f(2, bs, ob);
+  v[V_A] = eu_planned_f(2, as, 0);
+  v[V_B] = eu_planned_f(2, bs, ob);
   if (c->alpha_int) {
     v[V_ALPHA] = eu_int((int64_t)c->alpha);
   } else {
     v[V_ALPHA].kind = PC_VAL_DOUBLE;
     v[V_ALPHA].u.d = c->alpha;
   }
-  v[V_T1] = planned_f(2, as, o1);
+  v[V_T1] = eu_planned_f(2, as, o1);
   v[V_LO].kind = v[V_HI].kind = PC_VAL_DOUBLE;
   v[V_LO].u.d = c->act == ACT_CLAMP ? -0.5 : -1.0;
   v[V_HI].u.d = 1.0;
   if (c->act == ACT_CLAMP) v[V_LO].kind = PC_VAL_NULL;
   /* a dies at the add: y may take its memory, whole or from its second element. */
   uint64_t yoff = c->place == OUT_APART ? oy : c->place == OUT_IN_PLACE ? 0 : 4;
-  v[V_Y] = planned_f(2, as, yoff);
+  v[V_Y] = eu_planned_f(2, as, yoff);
   v[V_ONE] = eu_int(1);
-  v[V_Z] = planned_f(2, as, oz);
+  v[V_Z] = eu_planned_f(2, as, oz);
   int32_t a0[5] = {V_A, V_B, V_ALPHA, V_T1, V_T1}, a1[5], a2[5] = {V_Y, V_T1, V_ONE, V_Z, V_Z};
   pc_instr instrs[3];
   uint32_t ni = 0;
@@ -159,9 +146,9 @@ static void check_case(const cfg *c) {
 
 int main(void) {
   for (int i = 0; i < 40; i++) {
-    cfg c = {irand(1, 9), irand(1, 70), irand(0, 2) ? 1.0 : (double)irand(-2, 3), irand(0, 1) != 0,
-             irand(0, 2) == 0, false, false, (enum place)irand(0, 2), (enum act)irand(0, 2)};
-    if (!c.alpha_int && c.alpha != 1.0) c.alpha = frand(-2, 2);
+    cfg c = {eu_irand(&rng, 1, 9), eu_irand(&rng, 1, 70), eu_irand(&rng, 0, 2) ? 1.0 : (double)eu_irand(&rng, -2, 3), eu_irand(&rng, 0, 1) != 0,
+             eu_irand(&rng, 0, 2) == 0, false, false, (enum place)eu_irand(&rng, 0, 2), (enum act)eu_irand(&rng, 0, 2)};
+    if (!c.alpha_int && c.alpha != 1.0) c.alpha = eu_frand(&rng, -2, 2);
     check_case(&c);
   }
   check_case(&(cfg){4, 33, 1.0, true, true, false, false, OUT_SKEWED, ACT_RELU});

@@ -21,12 +21,6 @@
 #include "ptera/threadpool.h"
 
 static uint32_t rng = 4711u;
-static uint32_t next_u32(void) {
-  rng = rng * 1664525u + 1013904223u;
-  return rng >> 8;
-}
-static float frand(float lo, float hi) { return lo + (hi - lo) * (float)(next_u32() & 0xffff) / 65536.0f; }
-static int irand(int lo, int hi) { return lo + (int)(next_u32() % (uint32_t)(hi - lo + 1)); }
 
 static int alias_events;
 static void hook(void *user, const ptera_instr_event *ev) {
@@ -219,7 +213,7 @@ static void check_view(const vcase *vc, ptera_threadpool *pool) {
   float *x = malloc(n * 4 + 4), *ya = malloc(nv * 4 + 4), *yb = malloc(nv * 4 + 4),
         *want = malloc(nv * 4 + 4);
   static const float edges[5] = {NAN, INFINITY, -INFINITY, -0.0f, 0.0f};
-  for (size_t i = 0; i < n; i++) x[i] = i % 4 == 1 ? edges[(i / 4) % 5] : frand(-3, 3);
+  for (size_t i = 0; i < n; i++) x[i] = i % 4 == 1 ? edges[(i / 4) % 5] : eu_frand(&rng, -3, 3);
   /* y = v + v, v's elements t's in order (t = -x), or the expand's. */
   for (size_t i = 0; i < nv; i++) {
     /* [c, r] from [r, c] when a permute moves dims: element (j, k) is x's (k, j). */
@@ -260,7 +254,7 @@ static void check_kv(int rows, int cols, bool acc, enum kv_blocker blocker, pter
   size_t n = (size_t)rows * cols;
   int32_t bs[2] = {rows, cols}, is[1] = {1}, vs[2] = {1, cols};
   float *init = malloc(n * 4 + 4);
-  for (size_t i = 0; i < n; i++) init[i] = i % 7 == 3 ? -0.0f : frand(-1, 1);
+  for (size_t i = 0; i < n; i++) init[i] = i % 7 == 3 ? -0.0f : eu_frand(&rng, -1, 1);
   size_t ot = up64(n * 4), oy = ot + up64(n * 4), oz = oy + up64(n * 4), oi = oz + up64(n * 4),
          ovals = oi + 64;
   int64_t bufsize = (int64_t)(ovals + up64((size_t)cols * 4));
@@ -310,8 +304,8 @@ static void check_kv(int rows, int cols, bool acc, enum kv_blocker blocker, pter
   memcpy(state, init, n * 4);
   static const float edges[4] = {NAN, INFINITY, -INFINITY, -0.0f};
   for (int step = 0; step < 3 && ms[0] && ms[1]; step++) {
-    int64_t row = irand(-rows, rows - 1); /* negative: from the end */
-    for (int j = 0; j < cols; j++) vals[j] = j % 5 == step ? edges[(j + step) % 4] : frand(-2, 2);
+    int64_t row = eu_irand(&rng, -rows, rows - 1); /* negative: from the end */
+    for (int j = 0; j < cols; j++) vals[j] = j % 5 == step ? edges[(j + step) % 4] : eu_frand(&rng, -2, 2);
     float *rowp = state + (size_t)(row < 0 ? row + rows : row) * cols;
     for (int j = 0; j < cols; j++) rowp[j] = acc ? rowp[j] + vals[j] : vals[j];
     for (int f = 0; f < 2; f++) {
@@ -350,8 +344,8 @@ int main(void) {
   ptera_threadpool *pool = NULL;
   CHECK(ptera_threadpool_create(2, NULL, &pool) == PTERA_OK);
   for (int i = 0; i < 60; i++) {
-    vcase vc = {(enum view_op)(i % V_NOPS), B_NONE, irand(1, 9), irand(1, 40), i % 2 == 1};
-    int pick = irand(0, 5);
+    vcase vc = {(enum view_op)(i % V_NOPS), B_NONE, eu_irand(&rng, 1, 9), eu_irand(&rng, 1, 40), i % 2 == 1};
+    int pick = eu_irand(&rng, 0, 5);
     if (pick == 1) vc.blocker = B_CLOBBER;
     if (pick == 2) vc.blocker = B_OUTPUT;
     if (pick == 3) vc.blocker = B_SHARED;
@@ -371,7 +365,7 @@ int main(void) {
   check_view(&(vcase){V_TRANSPOSE, B_MOVES, 2, 5, false}, NULL);
   for (int blocker = 0; blocker < 3; blocker++) check_kv(5, 7, blocker == 0, (enum kv_blocker)blocker, NULL);
   for (int i = 0; i < 12; i++)
-    check_kv(irand(1, 12), irand(1, 30), i % 3 == 2, (enum kv_blocker)(i % 3 == 1 ? irand(1, 2) : 0),
+    check_kv(eu_irand(&rng, 1, 12), eu_irand(&rng, 1, 30), i % 3 == 2, (enum kv_blocker)(i % 3 == 1 ? eu_irand(&rng, 1, 2) : 0),
              i % 2 ? pool : NULL);
   ptera_threadpool_destroy(pool);
   return check_summary("fuse_alias");

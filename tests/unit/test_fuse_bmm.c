@@ -23,12 +23,6 @@
 #include "ptera/threadpool.h"
 
 static uint32_t rng = 2027u;
-static uint32_t next_u32(void) {
-  rng = rng * 1664525u + 1013904223u;
-  return rng >> 8;
-}
-static float frand(float lo, float hi) { return lo + (hi - lo) * (float)(next_u32() & 0xffff) / 65536.0f; }
-static int irand(int lo, int hi) { return lo + (int)(next_u32() % (uint32_t)(hi - lo + 1)); }
 
 static int fused_events;
 static void hook(void *user, const ptera_instr_event *ev) {
@@ -48,13 +42,6 @@ static const pc_operator ops[] = {{"aten::transpose_copy", "int_out"},
                                   {"executorch_prim::et_view", "default"},
                                   {"aten::bmm", "out"},
                                   {"aten::add", "out"}};
-
-static pc_value planned(int dim, const int32_t *sizes, uint64_t offset) {
-  pc_value v = eu_tensor_f(PC_STORAGE_PLANNED, (uint8_t)dim, sizes);
-  v.u.tensor.memory_id = 1;
-  v.u.tensor.memory_offset = offset;
-  return v;
-}
 
 static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
 
@@ -101,12 +88,12 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
   size_t oa = up64(nx * 4), o1 = oa + up64(na * 4), o2 = o1 + up64(nx * 4), o3 = o2 + up64(nx * 4),
          oo = o3 + up64(nx * 4), oy = oo + up64(no * 4);
   int64_t bufsize = (int64_t)(oy + up64(nx * 4) + up64(no * 4));
-  v[X] = planned(3, xs, 0);
-  v[A] = planned(3, as, oa);
-  v[T1] = planned(3, t1s, o1);
+  v[X] = eu_planned_f(3, xs, 0);
+  v[A] = eu_planned_f(3, as, oa);
+  v[T1] = eu_planned_f(3, t1s, o1);
   v[D0] = eu_int(0);
   v[D1] = eu_int(1);
-  v[T2] = planned(3, bs, o2);
+  v[T2] = eu_planned_f(3, bs, o2);
   v[D2] = eu_int(-1);
   v[D3] = eu_int(1);
   v[I0] = eu_int(H), v[I1] = eu_int(K), v[I2] = eu_int(N);
@@ -115,11 +102,11 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
   v[SZ].u.list.items = sz_items;
   v[SZ].u.list.len = 3;
   v[FALSE_].kind = PC_VAL_BOOL;
-  v[T3] = planned(3, bs, o3);
+  v[T3] = eu_planned_f(3, bs, o3);
   v[T4] = eu_tensor_f(PC_STORAGE_NONE, 3, bs); /* et_view's out: unplanned */
   /* out may take x's memory: x dies at the first copy. */
-  v[OUT] = planned(3, os, c->out_over_x && no <= nx ? 0 : oo);
-  v[Y2] = planned(3, t1s, oy);
+  v[OUT] = eu_planned_f(3, os, c->out_over_x && no <= nx ? 0 : oo);
+  v[Y2] = eu_planned_f(3, t1s, oy);
   v[ONE] = eu_int(1);
   int32_t a0[5] = {X, D0, D1, T1, T1}, a1[5] = {T1, D2, D3, T2, T2};
   int32_t cur = T1;
@@ -154,8 +141,8 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
   float *x = malloc(nx * 4 + 4), *a = malloc(na * 4 + 4), *fa = malloc(no * 4 + 4),
         *fb = malloc(no * 4 + 4);
   static const float edges[5] = {NAN, INFINITY, -INFINITY, -0.0f, 0.0f};
-  for (size_t i = 0; i < nx; i++) x[i] = c->edge && i % 11 == 5 ? edges[(i / 11) % 5] : frand(-1, 1);
-  for (size_t i = 0; i < na; i++) a[i] = c->edge && i % 13 == 7 ? edges[(i / 13) % 5] : frand(-1, 1);
+  for (size_t i = 0; i < nx; i++) x[i] = c->edge && i % 11 == 5 ? edges[(i / 11) % 5] : eu_frand(&rng, -1, 1);
+  for (size_t i = 0; i < na; i++) a[i] = c->edge && i % 13 == 7 ? edges[(i / 13) % 5] : eu_frand(&rng, -1, 1);
   fused_events = 0;
   bool ok = p && run(p, 0, pool, x, xs, nx, a, as, na, fa, no);
   int fused = fused_events;
@@ -194,9 +181,9 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
 }
 
 static cfg random_cfg(void) {
-  cfg c = {irand(1, 40), irand(1, 5), irand(1, 20), irand(1, 11), irand(0, 1) != 0,
-           irand(0, 1) != 0, irand(0, 1) != 0, irand(0, 3) == 0, irand(0, 5) == 0,
-           irand(0, 2) == 0};
+  cfg c = {eu_irand(&rng, 1, 40), eu_irand(&rng, 1, 5), eu_irand(&rng, 1, 20), eu_irand(&rng, 1, 11), eu_irand(&rng, 0, 1) != 0,
+           eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 3) == 0, eu_irand(&rng, 0, 5) == 0,
+           eu_irand(&rng, 0, 2) == 0};
   return c;
 }
 

@@ -17,12 +17,6 @@
 #include "emit_util.h"
 
 static uint32_t rng = 2024u;
-static uint32_t next_u32(void) {
-  rng = rng * 1664525u + 1013904223u;
-  return rng >> 8;
-}
-static float frand(float lo, float hi) { return lo + (hi - lo) * (float)(next_u32() & 0xffff) / 65536.0f; }
-static int irand(int lo, int hi) { return lo + (int)(next_u32() % (uint32_t)(hi - lo + 1)); }
 
 enum act { ACT_NONE, ACT_RELU, ACT_HARDTANH, ACT_CLAMP };
 enum neg { NEG_NONE, NEG_T1_OUTPUT, NEG_T1_READ, NEG_ALIAS };
@@ -56,7 +50,7 @@ typedef struct prog {
 
 static float *rand_floats(size_t n, float lo, float hi) {
   float *p = malloc(n * sizeof *p + 1);
-  for (size_t i = 0; i < n; i++) p[i] = frand(lo, hi);
+  for (size_t i = 0; i < n; i++) p[i] = eu_frand(&rng, lo, hi);
   return p;
 }
 
@@ -64,13 +58,6 @@ static pc_value const_f(int dim, const int32_t *sizes, const float *data, size_t
   pc_value v = eu_tensor_f(PC_STORAGE_CONST, (uint8_t)dim, sizes);
   v.u.tensor.data = data;
   v.u.tensor.nbytes = n * sizeof(float);
-  return v;
-}
-
-static pc_value planned_f(int dim, const int32_t *sizes, uint64_t offset) {
-  pc_value v = eu_tensor_f(PC_STORAGE_PLANNED, (uint8_t)dim, sizes);
-  v.u.tensor.memory_id = 1;
-  v.u.tensor.memory_offset = offset;
   return v;
 }
 
@@ -103,7 +90,7 @@ static uint32_t build(prog *p, const cfg *c) {
   pc_value *v = p->values;
   size_t ox = 0, o1 = up64(p->nx * 4), o2 = o1 + up64(p->ny * 4), oy = o2 + up64(p->ny * 4);
   p->bufsize = (int64_t)(oy + 2 * up64(p->ny * 4));
-  v[V_X] = planned_f(4, xs, ox);
+  v[V_X] = eu_planned_f(4, xs, ox);
   v[V_W] = const_f(4, ws, p->w, p->nw);
   v[V_B] = c->bias ? const_f(1, cs, p->b, (size_t)c->cout) : (pc_value){.kind = PC_VAL_NULL};
   int64_t ints[6] = {c->stride, c->pad, c->dil, 0, c->groups, 1};
@@ -121,7 +108,7 @@ static uint32_t build(prog *p, const cfg *c) {
   v[V_TR].kind = PC_VAL_BOOL;
   v[V_GROUPS] = eu_int(c->groups);
   v[V_ONE] = eu_int(1);
-  v[V_T1] = planned_f(4, ys, o1);
+  v[V_T1] = eu_planned_f(4, ys, o1);
   v[V_BW] = c->bn_affine ? const_f(1, cs, p->bw, (size_t)c->cout) : (pc_value){.kind = PC_VAL_NULL};
   v[V_BB] = c->bn_affine ? const_f(1, cs, p->bb, (size_t)c->cout) : (pc_value){.kind = PC_VAL_NULL};
   v[V_RM] = const_f(1, cs, p->rm, (size_t)c->cout);
@@ -129,9 +116,9 @@ static uint32_t build(prog *p, const cfg *c) {
   v[V_MOM].kind = v[V_EPS].kind = PC_VAL_DOUBLE;
   v[V_MOM].u.d = 0.1;
   v[V_EPS].u.d = 1e-5;
-  v[V_T2] = planned_f(4, ys, o2);
-  v[V_S1] = planned_f(1, zero, oy);
-  v[V_S2] = planned_f(1, zero, oy);
+  v[V_T2] = eu_planned_f(4, ys, o2);
+  v[V_S1] = eu_planned_f(1, zero, oy);
+  v[V_S2] = eu_planned_f(1, zero, oy);
   p->bnlist[0] = V_T2;
   p->bnlist[1] = V_S1;
   p->bnlist[2] = V_S2;
@@ -142,10 +129,10 @@ static uint32_t build(prog *p, const cfg *c) {
   v[V_LO].u.d = c->act == ACT_CLAMP ? -0.5 : 0.0;
   v[V_HI].u.d = 6.0;
   if (c->act == ACT_CLAMP) v[V_HI].kind = PC_VAL_NULL;
-  v[V_Y] = planned_f(4, ys, c->reuse && p->nx * 4 >= p->ny * 4 ? ox : oy);
-  v[V_Z] = planned_f(4, ys, oy + up64(p->ny * 4));
+  v[V_Y] = eu_planned_f(4, ys, c->reuse && p->nx * 4 >= p->ny * 4 ? ox : oy);
+  v[V_Z] = eu_planned_f(4, ys, oy + up64(p->ny * 4));
   /* A second name for t1's memory (what an alias in a plan looks like). */
-  v[V_ALIAS] = planned_f(4, ys, o1);
+  v[V_ALIAS] = eu_planned_f(4, ys, o1);
   uint32_t k = 0;
   int32_t *a = p->args[k];
   const int32_t conv[11] = {V_X, V_W, V_B, V_STRIDE, V_PAD, V_DIL, V_TR, V_OPAD, V_GROUPS, V_T1, V_T1};
@@ -322,24 +309,24 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
 static cfg random_cfg(void) {
   cfg c;
   memset(&c, 0, sizeof c);
-  bool dw = irand(0, 3) == 0;
-  c.n = irand(1, 2);
-  c.cin = irand(1, 9);
-  c.groups = dw ? c.cin : (c.cin % 2 == 0 && irand(0, 3) == 0 ? 2 : 1);
-  c.cout = dw ? c.cin : c.groups * irand(1, 9);
-  c.kh = c.kw = dw ? (irand(0, 1) ? 3 : 5) : irand(1, 3);
-  if (irand(0, 4) == 0) c.kw = irand(1, 3);
-  c.stride = irand(1, 2);
-  c.pad = irand(0, 2);
-  c.dil = irand(0, 4) == 0 ? 2 : 1;
-  c.h = irand(c.dil * (c.kh - 1) + 1, 14);
-  c.w = irand(c.dil * (c.kw - 1) + 1, 14);
-  c.bias = irand(0, 1);
-  c.bn = irand(0, 3) != 0;
-  c.bn_affine = irand(0, 3) != 0;
-  c.act = (enum act)irand(c.bn ? 0 : 1, 3);
-  c.reuse = irand(0, 1);
-  c.edge = irand(0, 3) == 0;
+  bool dw = eu_irand(&rng, 0, 3) == 0;
+  c.n = eu_irand(&rng, 1, 2);
+  c.cin = eu_irand(&rng, 1, 9);
+  c.groups = dw ? c.cin : (c.cin % 2 == 0 && eu_irand(&rng, 0, 3) == 0 ? 2 : 1);
+  c.cout = dw ? c.cin : c.groups * eu_irand(&rng, 1, 9);
+  c.kh = c.kw = dw ? (eu_irand(&rng, 0, 1) ? 3 : 5) : eu_irand(&rng, 1, 3);
+  if (eu_irand(&rng, 0, 4) == 0) c.kw = eu_irand(&rng, 1, 3);
+  c.stride = eu_irand(&rng, 1, 2);
+  c.pad = eu_irand(&rng, 0, 2);
+  c.dil = eu_irand(&rng, 0, 4) == 0 ? 2 : 1;
+  c.h = eu_irand(&rng, c.dil * (c.kh - 1) + 1, 14);
+  c.w = eu_irand(&rng, c.dil * (c.kw - 1) + 1, 14);
+  c.bias = eu_irand(&rng, 0, 1);
+  c.bn = eu_irand(&rng, 0, 3) != 0;
+  c.bn_affine = eu_irand(&rng, 0, 3) != 0;
+  c.act = (enum act)eu_irand(&rng, c.bn ? 0 : 1, 3);
+  c.reuse = eu_irand(&rng, 0, 1);
+  c.edge = eu_irand(&rng, 0, 3) == 0;
   return c;
 }
 

@@ -14,12 +14,6 @@
 #include "emit_util.h"
 
 static uint32_t rng = 77u;
-static uint32_t next_u32(void) {
-  rng = rng * 1664525u + 1013904223u;
-  return rng >> 8;
-}
-static float frand(float lo, float hi) { return lo + (hi - lo) * (float)(next_u32() & 0xffff) / 65536.0f; }
-static int irand(int lo, int hi) { return lo + (int)(next_u32() % (uint32_t)(hi - lo + 1)); }
 
 enum act { ACT_RELU, ACT_HARDTANH, ACT_CLAMP };
 
@@ -33,15 +27,8 @@ enum { V_X, V_W, V_B, V_T1, V_SIZES, V_V, V_LO, V_HI, V_Y, V_ONE, V_Z, V_I0, V_I
 
 static float *rand_floats(size_t n, float lo, float hi) {
   float *p = malloc(n * sizeof *p + 1);
-  for (size_t i = 0; i < n; i++) p[i] = frand(lo, hi);
+  for (size_t i = 0; i < n; i++) p[i] = eu_frand(&rng, lo, hi);
   return p;
-}
-
-static pc_value planned_f(int dim, const int32_t *sizes, uint64_t offset) {
-  pc_value v = eu_tensor_f(PC_STORAGE_PLANNED, (uint8_t)dim, sizes);
-  v.u.tensor.memory_id = 1;
-  v.u.tensor.memory_offset = offset;
-  return v;
 }
 
 static const pc_operator ops[] = {{"aten::linear", "out"},
@@ -118,7 +105,7 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
   int64_t bufsize = (int64_t)(oz + up64(ny * 4));
   pc_value v[V_NVALUES];
   memset(v, 0, sizeof v);
-  v[V_X] = planned_f(2, xs, 0);
+  v[V_X] = eu_planned_f(2, xs, 0);
   v[V_W] = eu_tensor_f(PC_STORAGE_CONST, 2, ws);
   v[V_W].u.tensor.data = w;
   v[V_W].u.tensor.nbytes = nw * 4;
@@ -129,7 +116,7 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
   } else {
     v[V_B].kind = PC_VAL_NULL;
   }
-  v[V_T1] = planned_f(2, ys, o1);
+  v[V_T1] = eu_planned_f(2, ys, o1);
   v[V_I0] = eu_int(c->b);
   v[V_I1] = eu_int(c->m);
   v[V_I2] = eu_int(c->n);
@@ -144,9 +131,9 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
   if (c->act == ACT_CLAMP) v[V_HI].kind = PC_VAL_NULL;
   /* x dies at the linear, so y may take its memory (when it fits). */
   uint64_t yoff = c->reuse && nx >= ny ? 0 : oy;
-  v[V_Y] = c->view ? planned_f(3, vs, yoff) : planned_f(2, ys, yoff);
+  v[V_Y] = c->view ? eu_planned_f(3, vs, yoff) : eu_planned_f(2, ys, yoff);
   v[V_ONE] = eu_int(1);
-  v[V_Z] = planned_f(2, ys, oz);
+  v[V_Z] = eu_planned_f(2, ys, oz);
   int32_t a0[5] = {V_X, V_W, V_B, V_T1, V_T1}, a1[3] = {V_T1, V_SIZES, V_V};
   int32_t a2[5], a3[5] = {V_Y, V_T1, V_ONE, V_Z, V_Z};
   int32_t cur = c->view ? V_V : V_T1;
@@ -204,8 +191,8 @@ int main(void) {
     if (!pk_isa_available((pk_isa)isa)) continue;
     pk_isa_force((pk_isa)isa);
     for (int i = 0; i < 16; i++) {
-      cfg c = {irand(1, 3), irand(1, 9), irand(1, 70), irand(1, 40), irand(0, 1) != 0,
-               irand(0, 1) != 0, irand(0, 1) != 0, irand(0, 3) == 0, false, (enum act)irand(0, 2)};
+      cfg c = {eu_irand(&rng, 1, 3), eu_irand(&rng, 1, 9), eu_irand(&rng, 1, 70), eu_irand(&rng, 1, 40), eu_irand(&rng, 0, 1) != 0,
+               eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 3) == 0, false, (enum act)eu_irand(&rng, 0, 2)};
       check_case(&c, i % 2 ? pool : NULL);
     }
   }
