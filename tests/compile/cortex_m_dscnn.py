@@ -235,6 +235,47 @@ def check_residual(ptera, work, rng):
             bad += 1
             print('FAIL residual input %d: ptera %s, numpy %s' % (t, got.ravel()[:8], want.ravel()[:8]))
     print('cortex_m residual (layouts, add, max pool): 3 inputs, %d mismatches' % bad)
+    return bad + check_cli(ptera, work, model, samples, pte)
+
+
+def check_cli(ptera, work, model, samples, api_pte):
+    """`python3 -m ptera.export --backend cortex_m --calibration DIR` on the
+    same model and samples writes the same program as ptera.export().
+    Returns the number of failures."""
+    import subprocess
+    torch.save(model.state_dict(), os.path.join(work, 'residual.pt'))
+    with open(os.path.join(work, 'residual_spec.py'), 'w') as f:
+        f.write('import sys, torch\n'
+                'sys.path.insert(0, %r)\n'
+                'from cortex_m_dscnn import Residual\n'
+                'def make():\n'
+                '    m = Residual().eval()\n'
+                '    m.load_state_dict(torch.load(%r))\n'
+                '    return m, (torch.zeros(1, 3, 8, 8),)\n'
+                % (os.path.dirname(os.path.abspath(__file__)), os.path.join(work, 'residual.pt')))
+    cal = os.path.join(work, 'residual_cal')
+    for s, x in enumerate(samples):
+        os.makedirs(os.path.join(cal, 's%d' % s), exist_ok=True)
+        np.save(os.path.join(cal, 's%d' % s, 'input0.npy'), x)
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([work, os.path.join(repo, 'python')]))
+    cli_pte = os.path.join(work, 'residual_cli.pte')
+    base = [sys.executable, '-m', 'ptera.export', 'residual_spec:make', cli_pte,
+            '--backend', 'cortex_m', '--ptera', ptera]
+    bad = 0
+    p = subprocess.run(base + ['--calibration', cal], capture_output=True, text=True, env=env)
+    with open(api_pte, 'rb') as a:
+        same = p.returncode == 0 and open(cli_pte, 'rb').read() == a.read()
+    if not same:
+        bad += 1
+        print('FAIL: ptera.export --calibration: exit %d, same program: %s\n%s'
+              % (p.returncode, same, p.stderr))
+    p = subprocess.run(base, capture_output=True, text=True, env=env)
+    if p.returncode != 1 or 'calibration is needed' not in p.stderr:
+        bad += 1
+        print('FAIL: ptera.export --backend cortex_m without --calibration: exit %d %s'
+              % (p.returncode, p.stderr))
+    print('cortex_m via python3 -m ptera.export --calibration: %d failures' % bad)
     return bad
 
 
