@@ -50,6 +50,34 @@ static ptera_status parse_msg(const uint8_t *blob, size_t size, char *msg, size_
   return st;
 }
 
+/* XNNScaledDotProductAttention gives a named NotImplemented error, as
+ * upstream. The writer has no SDPA layout, so the node type byte is found
+ * as the one byte where an Add blob and a Subtract blob (same payload
+ * layout) differ, and set to SDPA's. */
+static void test_sdpa(void) {
+  pc_xnn_value_desc v[3];
+  pc_xnn_node_desc n;
+  uint8_t *add, *sub;
+  size_t na, ns, at = 0, diffs = 0;
+  add_graph(v, &n);
+  CHECK(pc_xnn_emit(v, 3, &n, 1, 2, NULL, &add, &na) == PTERA_OK);
+  n.kind = PF_XNN_SUBTRACT;
+  CHECK(pc_xnn_emit(v, 3, &n, 1, 2, NULL, &sub, &ns) == PTERA_OK);
+  CHECK(na == ns);
+  for (size_t i = 0; i < na && na == ns; i++)
+    if (add[i] != sub[i]) {
+      at = i;
+      diffs++;
+    }
+  CHECK(diffs == 1 && add[at] == PF_XNN_ADD);
+  add[at] = PF_XNN_SDPA;
+  char msg[600];
+  CHECK(parse_msg(add, na, msg, sizeof msg) == PTERA_NOT_IMPLEMENTED && strstr(msg, "node 0") &&
+        strstr(msg, "XNNScaledDotProductAttention is not supported"));
+  free(add);
+  free(sub);
+}
+
 static void test_reader(void) {
   pc_xnn_value_desc v[3];
   pc_xnn_node_desc n;
@@ -136,6 +164,7 @@ static void test_reader(void) {
   CHECK(pc_xnn_emit(v, 3, &n, 1, 2, NULL, &blob, &size) == PTERA_OK);
   CHECK(parse_msg(blob, size, msg, sizeof msg) == PTERA_INVALID_PROGRAM && strstr(msg, "output_min_max"));
   free(blob);
+  test_sdpa();
 }
 
 /* Runs the Add graph through the backend with a of shape dims (rank r). */
