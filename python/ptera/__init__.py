@@ -107,7 +107,9 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     int8 operators (compiler/to_cortex_m.h), calibrated on calibration: a
     list of samples, each a tuple of the method's inputs (or one tensor),
     torch tensors or numpy arrays of float32 (written as .npy files for
-    `ptera compile --calibration`).
+    `ptera compile --calibration`); or the path of a directory already laid
+    out as that option reads it (one subdirectory per sample, input0.npy,
+    input1.npy, ...), passed to it as it is.
 
     quantize: None or one of QUANTIZE. "8da8w" (needs backend="xnnpack")
     gives every FullyConnected int8 per-channel weights and an input
@@ -156,10 +158,12 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     else:
         fd, ptg_path = tempfile.mkstemp(suffix=".ptg", prefix=".ptera-", dir=out_dir)
         os.close(fd)
-    cal_dir = None
+    cal_dir = cal_arg = None  # cal_dir: a temporary directory written here
     try:
-        if calibration is not None:
-            cal_dir = tempfile.mkdtemp(prefix=".ptera-cal-", dir=out_dir)
+        if isinstance(calibration, (str, os.PathLike)):
+            cal_arg = os.fspath(calibration)
+        elif calibration is not None:
+            cal_dir = cal_arg = tempfile.mkdtemp(prefix=".ptera-cal-", dir=out_dir)
             _write_calibration(calibration, cal_dir)
         _progress("ptera.export: capturing %s" % type(module).__name__)
         write_ptg(module, example_inputs, ptg_path, method=method, dynamic_shapes=dynamic_shapes)
@@ -171,8 +175,8 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
             cmd += ["--quantize", quantize]
         if group_size is not None:
             cmd += ["--group-size", str(int(group_size))]
-        if cal_dir:
-            cmd += ["--calibration", cal_dir]
+        if cal_arg:
+            cmd += ["--calibration", cal_arg]
         if external_weights:
             cmd += ["--external-weights", external_weights]
             if weight_keys:

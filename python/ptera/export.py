@@ -27,36 +27,6 @@ def load_spec(spec):
     return res
 
 
-def load_calibration(directory):
-    """The samples of a calibration directory, laid out as `ptera compile
-    --calibration` reads it: one subdirectory per sample (in name order)
-    holding input0.npy, input1.npy, ... (float32)."""
-    import numpy as np
-    try:
-        names = sorted(n for n in os.listdir(directory)
-                       if os.path.isdir(os.path.join(directory, n)))
-    except OSError as e:
-        raise SystemExit("ptera.export: --calibration %s: %s" % (directory, e.strerror))
-    samples = []
-    for n in names:
-        d = os.path.join(directory, n)
-        sample, k = [], 0
-        while os.path.exists(os.path.join(d, "input%d.npy" % k)):
-            x = np.load(os.path.join(d, "input%d.npy" % k), allow_pickle=False)
-            if x.dtype != np.float32:
-                raise SystemExit("ptera.export: --calibration: %s is %s, not float32"
-                                 % (os.path.join(d, "input%d.npy" % k), x.dtype))
-            sample.append(x)
-            k += 1
-        if not sample:
-            raise SystemExit("ptera.export: --calibration: %s has no input0.npy" % d)
-        samples.append(tuple(sample))
-    if not samples:
-        raise SystemExit("ptera.export: --calibration %s: no sample subdirectories (each "
-                         "holds input0.npy, input1.npy, ...)" % directory)
-    return samples
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="python3 -m ptera.export",
@@ -92,7 +62,6 @@ def main(argv=None):
     ap.add_argument("--ptera", metavar="BIN", help="the ptera binary (default: $PTERA_BIN, "
                     "<repo>/build/ptera, ptera on PATH)")
     a = ap.parse_args(argv)
-    calibration = load_calibration(a.calibration) if a.calibration else None
     module, inputs = load_spec(a.spec)
     if a.ptg_only:
         write_ptg(module, inputs, a.out, method=a.method)
@@ -103,7 +72,7 @@ def main(argv=None):
         r = export(module, inputs, a.out, external_weights=a.external_weights,
                    weight_keys=a.weight_keys, method=a.method, keep_ptg=keep, ptera_bin=a.ptera,
                    ops=a.ops, backend=a.backend, quantize=a.quantize,
-                   group_size=a.group_size, calibration=calibration)
+                   group_size=a.group_size, calibration=a.calibration)
     except ValueError as e:
         print("ptera.export: %s" % e, file=sys.stderr)
         return 1

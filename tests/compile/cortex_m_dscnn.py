@@ -240,7 +240,8 @@ def check_residual(ptera, work, rng):
 
 def check_cli(ptera, work, model, samples, api_pte):
     """`python3 -m ptera.export --backend cortex_m --calibration DIR` on the
-    same model and samples writes the same program as ptera.export().
+    same model and samples writes the same program as ptera.export(); without
+    samples, or with an empty DIR, it fails with the compiler's message.
     Returns the number of failures."""
     import subprocess
     torch.save(model.state_dict(), os.path.join(work, 'residual.pt'))
@@ -275,6 +276,12 @@ def check_cli(ptera, work, model, samples, api_pte):
         bad += 1
         print('FAIL: ptera.export --backend cortex_m without --calibration: exit %d %s'
               % (p.returncode, p.stderr))
+    empty = os.path.join(work, 'residual_cal_empty')
+    os.makedirs(empty, exist_ok=True)
+    p = subprocess.run(base + ['--calibration', empty], capture_output=True, text=True, env=env)
+    if p.returncode != 1 or 'no sample subdirectories' not in p.stderr:
+        bad += 1
+        print('FAIL: ptera.export --calibration EMPTY_DIR: exit %d %s' % (p.returncode, p.stderr))
     print('cortex_m via python3 -m ptera.export --calibration: %d failures' % bad)
     return bad
 
