@@ -191,6 +191,8 @@ void eu_run_x(ptera_program *prog, const float *x, float a, float b, float c) {
   ptera_method_destroy(m);
 }
 
+size_t eu_up64(size_t n) { return (n + 63) & ~(size_t)63; }
+
 pc_value eu_planned_f(int dim, const int32_t *sizes, uint64_t offset) {
   pc_value v = eu_tensor_f(PC_STORAGE_PLANNED, (uint8_t)dim, sizes);
   v.u.tensor.memory_id = 1;

@@ -40,6 +40,8 @@ size_t eu_load_failures(const uint8_t *file, size_t size, const char *needle, in
 pc_value eu_int(int64_t i);
 /* A Float tensor of the given shape and storage, nothing else set. */
 pc_value eu_tensor_f(pc_storage storage, uint8_t dim, const int32_t *sizes);
+/* n rounded up to a multiple of 64 (offsets of planned tensors). */
+size_t eu_up64(size_t n);
 /* A planned fp32 tensor in memory buffer 1 at byte offset. */
 pc_value eu_planned_f(int dim, const int32_t *sizes, uint64_t offset);
 /* A Float [3] tensor: CONST holds data (12 bytes); PLANNED sits in arena 1 at

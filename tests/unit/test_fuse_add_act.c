@@ -75,8 +75,6 @@ static bool same(const float *a, const float *b, size_t n) {
   return true;
 }
 
-static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
-
 static void check_case(const cfg *c) {
   size_t n = (size_t)c->rows * c->cols, nb = c->broadcast ? (size_t)c->cols : n;
   int32_t as[2] = {c->rows, c->cols}, bs[2] = {c->broadcast ? 1 : c->rows, c->cols};
@@ -88,8 +86,8 @@ static void check_case(const cfg *c) {
     for (size_t i = 0; i < n; i += 3) a[i] = edges[(i / 3) % 5];
     for (size_t i = 1; i < nb; i += 4) b[i] = edges[(i / 4) % 5];
   }
-  size_t ob = up64(n * 4), o1 = ob + up64(nb * 4), oy = o1 + up64(n * 4), oz = oy + up64(n * 4);
-  int64_t bufsize = (int64_t)(oz + up64(n * 4));
+  size_t ob = eu_up64(n * 4), o1 = ob + eu_up64(nb * 4), oy = o1 + eu_up64(n * 4), oz = oy + eu_up64(n * 4);
+  int64_t bufsize = (int64_t)(oz + eu_up64(n * 4));
   pc_value v[V_NVALUES];
   memset(v, 0, sizeof v);
   v[V_A] = eu_planned_f(2, as, 0);
@@ -146,8 +144,15 @@ static void check_case(const cfg *c) {
 
 int main(void) {
   for (int i = 0; i < 40; i++) {
-    cfg c = {eu_irand(&rng, 1, 9), eu_irand(&rng, 1, 70), eu_irand(&rng, 0, 2) ? 1.0 : (double)eu_irand(&rng, -2, 3), eu_irand(&rng, 0, 1) != 0,
-             eu_irand(&rng, 0, 2) == 0, false, false, (enum place)eu_irand(&rng, 0, 2), (enum act)eu_irand(&rng, 0, 2)};
+    cfg c = {eu_irand(&rng, 1, 9),
+             eu_irand(&rng, 1, 70),
+             eu_irand(&rng, 0, 2) ? 1.0 : (double)eu_irand(&rng, -2, 3),
+             eu_irand(&rng, 0, 1) != 0,
+             eu_irand(&rng, 0, 2) == 0,
+             false,
+             false,
+             (enum place)eu_irand(&rng, 0, 2),
+             (enum act)eu_irand(&rng, 0, 2)};
     if (!c.alpha_int && c.alpha != 1.0) c.alpha = eu_frand(&rng, -2, 2);
     check_case(&c);
   }

@@ -54,8 +54,6 @@ static pc_value list(pc_value_kind kind, const int32_t *items, uint32_t len) {
   return v;
 }
 
-static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
-
 static bool same_bits(const float *a, const float *b, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (memcmp(&a[i], &b[i], 4) != 0 && !(isnan(a[i]) && isnan(b[i]))) {
@@ -183,8 +181,8 @@ static void check_view(const vcase *vc, ptera_threadpool *pool) {
   args1[nargs1++] = V;
   args1[nargs1++] = V;
   /* Memory: x | t | v | y | w (over t: t dies at the view) */
-  size_t ot = up64(n * 4), ov = ot + up64(n * 4), oy = ov + up64(nv * 4), oy2 = oy + up64(nv * 4);
-  int64_t bufsize = (int64_t)(oy2 + up64(nv * 4));
+  size_t ot = eu_up64(n * 4), ov = ot + eu_up64(n * 4), oy = ov + eu_up64(nv * 4), oy2 = oy + eu_up64(nv * 4);
+  int64_t bufsize = (int64_t)(oy2 + eu_up64(nv * 4));
   v[X] = planned(PTERA_DTYPE_FLOAT, 2, xs, 0);
   v[T] = planned(PTERA_DTYPE_FLOAT, 2, xs, ot);
   v[V] = planned(PTERA_DTYPE_FLOAT, vdim, vs, ov);
@@ -255,9 +253,9 @@ static void check_kv(int rows, int cols, bool acc, enum kv_blocker blocker, pter
   int32_t bs[2] = {rows, cols}, is[1] = {1}, vs[2] = {1, cols};
   float *init = malloc(n * 4 + 4);
   for (size_t i = 0; i < n; i++) init[i] = i % 7 == 3 ? -0.0f : eu_frand(&rng, -1, 1);
-  size_t ot = up64(n * 4), oy = ot + up64(n * 4), oz = oy + up64(n * 4), oi = oz + up64(n * 4),
+  size_t ot = eu_up64(n * 4), oy = ot + eu_up64(n * 4), oz = oy + eu_up64(n * 4), oi = oz + eu_up64(n * 4),
          ovals = oi + 64;
-  int64_t bufsize = (int64_t)(ovals + up64((size_t)cols * 4));
+  int64_t bufsize = (int64_t)(ovals + eu_up64((size_t)cols * 4));
   pc_value v[K_NV];
   memset(v, 0, sizeof v);
   v[K_B] = planned(PTERA_DTYPE_FLOAT, 2, bs, 0);
@@ -365,8 +363,8 @@ int main(void) {
   check_view(&(vcase){V_TRANSPOSE, B_MOVES, 2, 5, false}, NULL);
   for (int blocker = 0; blocker < 3; blocker++) check_kv(5, 7, blocker == 0, (enum kv_blocker)blocker, NULL);
   for (int i = 0; i < 12; i++)
-    check_kv(eu_irand(&rng, 1, 12), eu_irand(&rng, 1, 30), i % 3 == 2, (enum kv_blocker)(i % 3 == 1 ? eu_irand(&rng, 1, 2) : 0),
-             i % 2 ? pool : NULL);
+    check_kv(eu_irand(&rng, 1, 12), eu_irand(&rng, 1, 30), i % 3 == 2,
+             (enum kv_blocker)(i % 3 == 1 ? eu_irand(&rng, 1, 2) : 0), i % 2 ? pool : NULL);
   ptera_threadpool_destroy(pool);
   return check_summary("fuse_alias");
 }

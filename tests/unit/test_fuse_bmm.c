@@ -43,8 +43,6 @@ static const pc_operator ops[] = {{"aten::transpose_copy", "int_out"},
                                   {"aten::bmm", "out"},
                                   {"aten::add", "out"}};
 
-static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
-
 static bool run(ptera_program *p, uint32_t flags, ptera_threadpool *pool, const float *x,
                 const int32_t *xs, size_t nx, const float *a, const int32_t *as, size_t na,
                 float *out, size_t nout) {
@@ -85,9 +83,9 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
   pc_value v[NV];
   memset(v, 0, sizeof v);
   for (int i = 0; i < NV; i++) v[i].kind = PC_VAL_NULL;
-  size_t oa = up64(nx * 4), o1 = oa + up64(na * 4), o2 = o1 + up64(nx * 4), o3 = o2 + up64(nx * 4),
-         oo = o3 + up64(nx * 4), oy = oo + up64(no * 4);
-  int64_t bufsize = (int64_t)(oy + up64(nx * 4) + up64(no * 4));
+  size_t oa = eu_up64(nx * 4), o1 = oa + eu_up64(na * 4), o2 = o1 + eu_up64(nx * 4),
+         o3 = o2 + eu_up64(nx * 4), oo = o3 + eu_up64(nx * 4), oy = oo + eu_up64(no * 4);
+  int64_t bufsize = (int64_t)(oy + eu_up64(nx * 4) + eu_up64(no * 4));
   v[X] = eu_planned_f(3, xs, 0);
   v[A] = eu_planned_f(3, as, oa);
   v[T1] = eu_planned_f(3, t1s, o1);
@@ -181,8 +179,9 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
 }
 
 static cfg random_cfg(void) {
-  cfg c = {eu_irand(&rng, 1, 40), eu_irand(&rng, 1, 5), eu_irand(&rng, 1, 20), eu_irand(&rng, 1, 11), eu_irand(&rng, 0, 1) != 0,
-           eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 3) == 0, eu_irand(&rng, 0, 5) == 0,
+  cfg c = {eu_irand(&rng, 1, 40),     eu_irand(&rng, 1, 5),      eu_irand(&rng, 1, 20),
+           eu_irand(&rng, 1, 11),     eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 1) != 0,
+           eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 3) == 0, eu_irand(&rng, 0, 5) == 0,
            eu_irand(&rng, 0, 2) == 0};
   return c;
 }

@@ -68,8 +68,6 @@ static const pc_operator ops[] = {{"aten::convolution", "out"},
                                   {"aten::clamp", "out"},
                                   {"aten::add", "out"}};
 
-static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
-
 /* The program of c: x -> conv -> t1 [-> bn -> t2] [-> act] -> y; returns the
  * number of instructions. */
 static uint32_t build(prog *p, const cfg *c) {
@@ -88,8 +86,8 @@ static uint32_t build(prog *p, const cfg *c) {
   p->rm = rand_floats((size_t)c->cout, -0.5f, 0.5f);
   p->rv = rand_floats((size_t)c->cout, 0.1f, 2);
   pc_value *v = p->values;
-  size_t ox = 0, o1 = up64(p->nx * 4), o2 = o1 + up64(p->ny * 4), oy = o2 + up64(p->ny * 4);
-  p->bufsize = (int64_t)(oy + 2 * up64(p->ny * 4));
+  size_t ox = 0, o1 = eu_up64(p->nx * 4), o2 = o1 + eu_up64(p->ny * 4), oy = o2 + eu_up64(p->ny * 4);
+  p->bufsize = (int64_t)(oy + 2 * eu_up64(p->ny * 4));
   v[V_X] = eu_planned_f(4, xs, ox);
   v[V_W] = const_f(4, ws, p->w, p->nw);
   v[V_B] = c->bias ? const_f(1, cs, p->b, (size_t)c->cout) : (pc_value){.kind = PC_VAL_NULL};
@@ -130,7 +128,7 @@ static uint32_t build(prog *p, const cfg *c) {
   v[V_HI].u.d = 6.0;
   if (c->act == ACT_CLAMP) v[V_HI].kind = PC_VAL_NULL;
   v[V_Y] = eu_planned_f(4, ys, c->reuse && p->nx * 4 >= p->ny * 4 ? ox : oy);
-  v[V_Z] = eu_planned_f(4, ys, oy + up64(p->ny * 4));
+  v[V_Z] = eu_planned_f(4, ys, oy + eu_up64(p->ny * 4));
   /* A second name for t1's memory (what an alias in a plan looks like). */
   v[V_ALIAS] = eu_planned_f(4, ys, o1);
   uint32_t k = 0;

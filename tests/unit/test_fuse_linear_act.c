@@ -87,8 +87,6 @@ static bool same(const float *a, const float *b, size_t n) {
   return true;
 }
 
-static size_t up64(size_t n) { return (n + 63) & ~(size_t)63; }
-
 static void check_case(const cfg *c, ptera_threadpool *pool) {
   int rows = c->b * c->m;
   size_t nx = (size_t)rows * c->k, ny = (size_t)rows * c->n, nw = (size_t)c->n * c->k;
@@ -101,8 +99,8 @@ static void check_case(const cfg *c, ptera_threadpool *pool) {
     }
   int32_t xs[2] = {rows, c->k}, ws[2] = {c->n, c->k}, bs[1] = {c->n}, ys[2] = {rows, c->n};
   int32_t vs[3] = {c->b, c->m, c->n};
-  size_t o1 = up64(nx * 4), oy = o1 + up64(ny * 4), oz = oy + up64(ny * 4);
-  int64_t bufsize = (int64_t)(oz + up64(ny * 4));
+  size_t o1 = eu_up64(nx * 4), oy = o1 + eu_up64(ny * 4), oz = oy + eu_up64(ny * 4);
+  int64_t bufsize = (int64_t)(oz + eu_up64(ny * 4));
   pc_value v[V_NVALUES];
   memset(v, 0, sizeof v);
   v[V_X] = eu_planned_f(2, xs, 0);
@@ -191,8 +189,10 @@ int main(void) {
     if (!pk_isa_available((pk_isa)isa)) continue;
     pk_isa_force((pk_isa)isa);
     for (int i = 0; i < 16; i++) {
-      cfg c = {eu_irand(&rng, 1, 3), eu_irand(&rng, 1, 9), eu_irand(&rng, 1, 70), eu_irand(&rng, 1, 40), eu_irand(&rng, 0, 1) != 0,
-               eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 3) == 0, false, (enum act)eu_irand(&rng, 0, 2)};
+      cfg c = {eu_irand(&rng, 1, 3),          eu_irand(&rng, 1, 9),      eu_irand(&rng, 1, 70),
+               eu_irand(&rng, 1, 40),         eu_irand(&rng, 0, 1) != 0, eu_irand(&rng, 0, 1) != 0,
+               eu_irand(&rng, 0, 1) != 0,     eu_irand(&rng, 0, 3) == 0, false,
+               (enum act)eu_irand(&rng, 0, 2)};
       check_case(&c, i % 2 ? pool : NULL);
     }
   }
