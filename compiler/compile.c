@@ -83,7 +83,16 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
   }
   if (st == PTERA_OK && o->backend == PC_BACKEND_XNNPACK) {
     pt_err_clear(&g->err);
-    st = pc_to_xnnpack(g, o->quantize, gs, &s->xnn);
+    pc_range *ranges = NULL;
+    if (o->quantize == PC_XNN_QUANT_INT8_STATIC) {
+      ranges = pt_calloc(g->allocator, g->nvalues ? g->nvalues : 1, sizeof *ranges, 0);
+      st = !ranges ? pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory")
+           : !o->calibration
+               ? pt_fail(&g->err, PTERA_INVALID_ARGUMENT, "int8-static needs calibration samples")
+               : pc_calibrate(g, o->calibration, ranges);
+    }
+    if (st == PTERA_OK) st = pc_to_xnnpack(g, o->quantize, gs, ranges, &s->xnn);
+    pt_free(g->allocator, ranges);
     if (st != PTERA_OK)
       st = pt_fail(e, st, "method '%s': lowering to XNNPACK: %s", g->name,
                    g->err.msg[0] ? g->err.msg : ptera_status_name(st));
@@ -124,6 +133,9 @@ ptera_status pc_compile(pc_module *m, const pc_compile_options *options, pc_comp
   if (st == PTERA_OK && (o->quantize == PC_XNN_QUANT_8DA8W || o->quantize == PC_XNN_QUANT_8DA4W) &&
       o->backend != PC_BACKEND_XNNPACK)
     st = pt_fail(e, PTERA_INVALID_ARGUMENT, "dynamic quantization (8da8w, 8da4w) needs the XNNPACK backend");
+  if (st == PTERA_OK && o->quantize == PC_XNN_QUANT_INT8_STATIC && o->backend != PC_BACKEND_XNNPACK)
+    st = pt_fail(e, PTERA_INVALID_ARGUMENT,
+                 "int8-static quantization is the XNNPACK backend's (Cortex-M quantizes so always)");
   pc_diag diag;
   memset(&diag, 0, sizeof diag);
   diag.allocator = o->allocator;

@@ -37,9 +37,9 @@ typedef struct pc_compile_options {
   pc_weight_keys weight_keys;
   pc_opset opset;                   /* default (0): executorch-portable */
   pc_backend backend;               /* default (0): none */
-  pc_xnn_quant quantize;            /* default (0): none; 8da8w / 8da4w need the XNNPACK backend */
+  pc_xnn_quant quantize;            /* default (0): none; 8da8w / 8da4w / int8-static need the XNNPACK backend */
   uint32_t group_size;              /* 8da4w / int4-weight: inputs per scale; 0: 32 */
-  const pc_calibration *calibration; /* with the Cortex-M backend: samples of every method */
+  const pc_calibration *calibration; /* Cortex-M, XNNPACK int8-static: the samples */
 } pc_compile_options;
 
 typedef struct pc_method_stats {

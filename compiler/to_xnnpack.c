@@ -100,19 +100,26 @@ static ptera_status quant_scan(pc_xnn_ctx *c) {
 }
 
 ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, uint32_t group_size,
-                           pc_xnn_stats *stats) {
+                           const pc_range *ranges, pc_xnn_stats *stats) {
   if (quantize == PC_XNN_QUANT_8DA4W &&
       (group_size == 0 || group_size % PC_XNN_QB4_GROUP_MULTIPLE))
     return pt_fail(&g->err, PTERA_INVALID_ARGUMENT,
                    "8da4w group size %u: XNNPACK's blockwise 4-bit weights need a positive multiple "
                    "of %d", group_size, PC_XNN_QB4_GROUP_MULTIPLE);
+  if (quantize == PC_XNN_QUANT_INT8_STATIC && !ranges)
+    return pt_fail(&g->err, PTERA_INVALID_ARGUMENT,
+                   "int8-static quantization needs calibrated ranges (calibration samples)");
   pc_xnn_ctx c;
   ptera_status st = pc_xnn_ctx_init(&c, g);
   if (st != PTERA_OK) return st;
   /* weight-only schemes are rewritten on the graph before (passes.h) */
-  c.quantize = quantize == PC_XNN_QUANT_8DA8W || quantize == PC_XNN_QUANT_8DA4W ? quantize
-                                                                               : PC_XNN_QUANT_NONE;
+  c.quantize = quantize == PC_XNN_QUANT_8DA8W || quantize == PC_XNN_QUANT_8DA4W ||
+                       quantize == PC_XNN_QUANT_INT8_STATIC
+                   ? quantize
+                   : PC_XNN_QUANT_NONE;
   c.group_size = group_size;
+  c.ranges = ranges;
+  c.nranges = ranges ? g->nvalues : 0;
   if (c.quantize != PC_XNN_QUANT_NONE) st = quant_scan(&c);
   if (st != PTERA_OK) {
     pc_xnn_ctx_free(&c);

@@ -39,6 +39,7 @@
 #ifndef PTERA_COMPILER_TO_XNNPACK_H
 #define PTERA_COMPILER_TO_XNNPACK_H
 
+#include "calibrate.h"
 #include "emit_xnn.h"
 #include "graph.h"
 #include "passes/mutation.h"
@@ -58,13 +59,29 @@
  * unquantized off the delegate (a warning names them); a linear call whose
  * weight is not a constant fails the lowering, naming the node.
  * int8-weight / int4-weight are weight-only: pc_quantize_weights (passes.h)
- * rewrites the graph before the lowering, which then quantizes nothing. */
+ * rewrites the graph before the lowering, which then quantizes nothing.
+ * int8-static: from calibrated ranges (calibrate.h), every float32 value a
+ * quantized node reads or writes gets per-tensor affine qint8 parameters
+ * (pc_qparams_affine_i8 of its range; a clamp fused into a node gives that
+ * node's output the clamp's range). Quantized nodes: Conv2d and
+ * DepthwiseConv2d, FullyConnected (weights qcint8 per output channel as
+ * 8da8w's, bias qcint32 per channel with scale s_in * s_w[o], each q =
+ * pc_quantize_value), Add / Subtract / Multiply of two tensors, AvgPooling2d
+ * and GlobalAvgPooling2d (output parameters from its range); MaxPooling2d,
+ * Clamp, StaticReshape, StaticTranspose, StaticSlice and Copy of a qint8
+ * value stay qint8 with their input's parameters (exact: they only move or
+ * clamp values). Everything else runs in fp32: a Convert quantizes a value
+ * where a quantized node first needs it and dequantizes it where an fp32
+ * node or the partition's output needs it, so delegate inputs and outputs
+ * stay fp32. A node whose requantization scale s_in * s_w / s_out reaches
+ * XNNPACK's limit of 256 fails the lowering, naming it. */
 typedef enum pc_xnn_quant {
   PC_XNN_QUANT_NONE = 0,
   PC_XNN_QUANT_8DA8W = 1,
   PC_XNN_QUANT_8DA4W = 2,
   PC_XNN_QUANT_INT8_WEIGHT = 3,
-  PC_XNN_QUANT_INT4_WEIGHT = 4
+  PC_XNN_QUANT_INT4_WEIGHT = 4,
+  PC_XNN_QUANT_INT8_STATIC = 5
 } pc_xnn_quant;
 
 /* XNNPACK's blockwise weights need groups of a multiple of this many inputs. */
@@ -75,6 +92,8 @@ typedef struct pc_xnn_ctx {
   pc_graph *g;
   pc_xnn_quant quantize;
   uint32_t group_size; /* 8da4w */
+  const pc_range *ranges; /* int8-static: per value below nranges */
+  uint32_t nranges;
   pc_mutation m;
   uint32_t *reads;  /* per value: how many times live calls read it */
   /* Per value, filled by pc_xnn_build: the layout (0 NCHW, 1 NHWC) a
@@ -89,7 +108,7 @@ typedef struct pc_xnn_ctx {
    * resets the entries it touched, so a method costs time linear in its
    * size however many partitions it has). */
   void *maps;
-  uint32_t quantized; /* FullyConnected nodes the builds quantized */
+  uint32_t quantized; /* FullyConnected (int8-static: all) nodes the builds quantized */
   uint32_t quantized_4bit; /* of them, with blockwise 4-bit weights */
 } pc_xnn_ctx;
 
@@ -111,15 +130,16 @@ typedef struct pc_xnn_stats {
   uint32_t delegated_nodes; /* calls now inside a delegate */
   uint32_t cpu_nodes;       /* calls left on the CPU */
   uint32_t nhwc_handoffs;   /* values passed between partitions in NHWC */
-  uint32_t quantized;       /* FullyConnected nodes quantized */
+  uint32_t quantized;       /* FullyConnected nodes quantized (int8-static: nodes computing in qint8) */
   uint32_t quantized_4bit;  /* of them, with 4-bit weights (8da4w) */
 } pc_xnn_stats;
 
 /* Partitions g for XNNPACK and replaces each partition by a DelegateCall
  * (graph.h: a delegate CALL); the other calls stay, in the partitioner's
  * schedule. Nodes are renumbered: run it after the passes. group_size:
- * 8da4w's (a positive multiple of PC_XNN_QB4_GROUP_MULTIPLE). */
+ * 8da4w's (a positive multiple of PC_XNN_QB4_GROUP_MULTIPLE). ranges:
+ * int8-static's, pc_calibrate's of g as it is now (else unused, may be NULL). */
 PT_FUNC ptera_status pc_to_xnnpack(pc_graph *g, pc_xnn_quant quantize, uint32_t group_size,
-                                   pc_xnn_stats *stats);
+                                   const pc_range *ranges, pc_xnn_stats *stats);
 
 #endif

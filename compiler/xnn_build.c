@@ -1,7 +1,9 @@
 /* One partition into an XNNGraph blob (to_xnnpack.h): values in NCHW and,
- * for 4-D values convolution-type nodes touch, NHWC; weights laid out for
- * XNNPACK and stored as named data under their SHA-256 hex; clamps fused
- * into the node before them where nothing else reads that node's result. */
+ * for 4-D values convolution-type nodes touch, NHWC; with int8-static, in
+ * fp32 and qint8 (a blob value per layout and datatype, made by a transpose
+ * or a Convert where first needed); weights laid out for XNNPACK and stored
+ * as named data under their SHA-256 hex; clamps fused into the node before
+ * them where nothing else reads that node's result. */
 #include <math.h>
 
 #include "quant.h"
@@ -17,7 +19,13 @@ typedef struct xb {
   uint32_t nvals, vcap;
   pc_xnn_node_desc *nodes;
   uint32_t nnodes, ncap;
+  uint32_t *src, scap; /* per blob node: the graph node it lowers */
+  uint32_t cur;        /* the graph node being lowered */
   int32_t *id[2];   /* per graph value: blob value in that layout, or -1 */
+  int32_t *idq[2];  /* per graph value: its qint8 blob value in that layout, or -1 */
+  float *qscale;    /* per graph value: its qint8 parameters, once qset */
+  int32_t *qzp;
+  uint8_t *qset;
   int8_t *native;   /* per graph value: the layout a node produced it in, or -1 */
   int32_t *fusable; /* per graph value: the blob node that wrote it and takes a clamp, or -1 */
   uint8_t *input;   /* per graph value: a partition input */
@@ -76,7 +84,10 @@ static int32_t new_value(xb *b, const pc_gtensor *t, int l) {
 }
 
 static pc_xnn_node_desc *new_node(xb *b, uint8_t kind) {
-  if (!grow(b, (void **)&b->nodes, &b->ncap, b->nnodes, sizeof *b->nodes)) return NULL;
+  if (!grow(b, (void **)&b->nodes, &b->ncap, b->nnodes, sizeof *b->nodes) ||
+      !grow(b, (void **)&b->src, &b->scap, b->nnodes, sizeof *b->src))
+    return NULL;
+  b->src[b->nnodes] = b->cur;
   pc_xnn_node_desc *n = &b->nodes[b->nnodes++];
   memset(n, 0, sizeof *n);
   n->kind = kind;
@@ -137,11 +148,67 @@ static int32_t transpose(xb *b, int32_t from, const pc_gtensor *t, int l) {
   int32_t id = new_value(b, t, l);
   pc_xnn_node_desc *n = id < 0 ? NULL : new_node(b, PF_XNN_STATIC_TRANSPOSE);
   if (!n) return -1;
+  pc_xnn_value_desc *src = &b->vals[from], *dst = &b->vals[id];
+  dst->datatype = src->datatype, dst->quant = src->quant;
+  dst->scale = src->scale, dst->zero_point = src->zero_point;
   n->p[0] = 4;
   n->v0 = perm[l];
   n->n0 = 4;
   n->in[0] = (uint32_t)from;
   n->out[0] = (uint32_t)id;
+  return id;
+}
+
+/* A Convert of blob value from to datatype dt (qint8 with scale, zp). */
+static int32_t convert(xb *b, int32_t from, const pc_gtensor *t, int l, uint8_t dt, float scale,
+                       int32_t zp) {
+  int32_t id = new_value(b, t, l);
+  pc_xnn_node_desc *n = id < 0 ? NULL : new_node(b, PF_XNN_CONVERT);
+  if (!n) return -1;
+  pc_xnn_value_desc *d = &b->vals[id];
+  d->datatype = dt;
+  if (dt == PF_XNN_DT_QINT8) d->quant = PF_XNN_Q_PER_TENSOR, d->scale = scale, d->zero_point = zp;
+  n->in[0] = (uint32_t)from;
+  n->out[0] = (uint32_t)id;
+  return id;
+}
+
+static bool static_q(const xb *b) { return b->c->quantize == PC_XNN_QUANT_INT8_STATIC; }
+
+/* Whether float32 value v has qint8 parameters: chosen already, or from
+ * its calibrated range (to_xnnpack.h), which are then recorded. */
+static bool qparams(xb *b, int32_t v) {
+  if (b->qset[v]) return true;
+  const pc_gtensor *t = tensor_of(b->g, v);
+  if (!static_q(b) || (uint32_t)v >= b->c->nranges || !b->c->ranges[v].seen ||
+      t->dtype != PTERA_DTYPE_FLOAT)
+    return false;
+  pc_qparams q = pc_qparams_affine_i8(b->c->ranges[v].min, b->c->ranges[v].max);
+  b->qscale[v] = q.scale, b->qzp[v] = q.zero_point, b->qset[v] = 1;
+  return true;
+}
+
+/* Whether v already has a qint8 blob value (in either layout). */
+static bool has_q(const xb *b, int32_t v) { return b->idq[0][v] >= 0 || b->idq[1][v] >= 0; }
+
+static int32_t get(xb *b, int32_t v, int l);
+
+/* Graph value v as a qint8 blob value in layout l (qparams(v) must hold);
+ * -1 with g->err set on failure. */
+static int32_t getq(xb *b, int32_t v, int l) {
+  const pc_gtensor *t = tensor_of(b->g, v);
+  if (t->dim != 4) l = NCHW;
+  if (b->idq[l][v] >= 0) return b->idq[l][v];
+  int32_t id;
+  if (b->idq[!l][v] >= 0) {
+    id = transpose(b, b->idq[!l][v], t, l);
+  } else {
+    int32_t f = get(b, v, l);
+    if (f < 0) return -1;
+    id = convert(b, f, t, l, PF_XNN_DT_QINT8, b->qscale[v], b->qzp[v]);
+  }
+  if (id < 0) return oom(b), -1;
+  b->idq[l][v] = id;
   return id;
 }
 
@@ -164,6 +231,10 @@ static int32_t get(xb *b, int32_t v, int l) {
     if (id < 0) return oom(b), -1;
   } else if (b->id[!l][v] >= 0) {
     id = transpose(b, b->id[!l][v], t, l);
+    if (id < 0) return oom(b), -1;
+  } else if (b->idq[l][v] >= 0 || b->idq[!l][v] >= 0) {
+    int32_t q = getq(b, v, l);
+    id = q < 0 ? -1 : convert(b, q, t, l, PF_XNN_DT_FP32, 0, 0);
     if (id < 0) return oom(b), -1;
   } else if (b->input[v]) {
     /* It arrives in NCHW, or in NHWC when it crosses between partitions so. */
@@ -197,6 +268,27 @@ static int32_t put(xb *b, int32_t v, int l) {
   return id;
 }
 
+/* A fresh qint8 blob value for graph value v (qparams(v) holds) written in
+ * layout l. */
+static int32_t putq(xb *b, int32_t v, int l) {
+  const pc_gtensor *t = tensor_of(b->g, v);
+  if (t->dim != 4) l = NCHW;
+  int32_t id = new_value(b, t, l);
+  if (id < 0) return oom(b), -1;
+  pc_xnn_value_desc *d = &b->vals[id];
+  d->datatype = PF_XNN_DT_QINT8, d->quant = PF_XNN_Q_PER_TENSOR;
+  d->scale = b->qscale[v], d->zero_point = b->qzp[v];
+  b->idq[l][v] = id;
+  b->native[v] = (int8_t)l;
+  b->c->native[v] = (int8_t)l;
+  return id;
+}
+
+/* Gives value y x's qint8 parameters (an op that moves or clamps values). */
+static void share_q(xb *b, int32_t x, int32_t y) {
+  b->qscale[y] = b->qscale[x], b->qzp[y] = b->qzp[x], b->qset[y] = 1;
+}
+
 static int64_t ints_at(const pc_graph *g, int32_t v, uint32_t i) {
   return g->values[v].u.ints.items[i];
 }
@@ -207,13 +299,55 @@ static double scalar(const pc_graph *g, int32_t v, double dflt) {
 }
 
 /* Finishes a node writing graph value v (operands already set). */
-static ptera_status finish(xb *b, pc_xnn_node_desc *n, int32_t v, int l, bool takes_clamp) {
+static ptera_status finish_as(xb *b, pc_xnn_node_desc *n, int32_t v, int l, bool takes_clamp,
+                              bool q) {
   uint32_t idx = (uint32_t)(n - b->nodes);
-  int32_t out = put(b, v, l);
+  int32_t out = q ? putq(b, v, l) : put(b, v, l);
   if (out < 0) return b->g->err.status;
   b->nodes[idx].out[0] = (uint32_t)out;
   b->fusable[v] = takes_clamp ? (int32_t)idx : -1;
+  b->c->quantized += q;
   return PTERA_OK;
+}
+
+static ptera_status finish(xb *b, pc_xnn_node_desc *n, int32_t v, int l, bool takes_clamp) {
+  return finish_as(b, n, v, l, takes_clamp, false);
+}
+
+/* Operand x in layout l: qint8 (making it so) when q, else fp32. */
+static int32_t operand(xb *b, int32_t x, int l, bool q) { return q ? getq(b, x, l) : get(b, x, l); }
+
+/* Marks constant blob value v as per-channel quantized along dim cd. */
+static void set_channel_scales(pc_xnn_value_desc *v, uint8_t dt, const float *scales, uint32_t n,
+                               int32_t cd) {
+  v->datatype = dt;
+  v->quant = PF_XNN_Q_PER_CHANNEL;
+  v->scales = scales;
+  v->nscales = n;
+  v->channel_dim = cd;
+}
+
+/* Constant fp32 bias bv [n] as qcint32 with scale sx * sw[o] per channel
+ * (to_xnnpack.h). */
+static int32_t quantized_bias(xb *b, int32_t bv, float sx, const float *sw, uint32_t n) {
+  int32_t *q = (int32_t *)scratch_copy(b, n * sizeof *q);
+  float *sc = (float *)scratch_copy(b, n * sizeof *sc);
+  if (!q || !sc) return oom(b), -1;
+  const float *d = (const float *)tensor_of(b->g, bv)->data;
+  for (uint32_t o = 0; o < n; o++) {
+    sc[o] = sx * sw[o];
+    q[o] = (int32_t)pc_quantize_value(d[o], sc[o], 0, INT32_MIN, INT32_MAX);
+  }
+  pc_gtensor t;
+  memset(&t, 0, sizeof t);
+  t.dtype = PTERA_DTYPE_INT;
+  t.dim = 1;
+  t.sizes[0] = (int32_t)n;
+  t.nbytes = n * sizeof *q;
+  int32_t id = const_value(b, &t, NCHW, (const uint8_t *)q);
+  if (id < 0) return oom(b), -1;
+  set_channel_scales(&b->vals[id], PF_XNN_DT_QCINT32, sc, n, 0);
+  return id;
 }
 
 static ptera_status conv(xb *b, const pc_gnode *gn) {
@@ -223,26 +357,36 @@ static ptera_status conv(xb *b, const pc_gnode *gn) {
   uint32_t cin = (uint32_t)x->sizes[1], cout = (uint32_t)w->sizes[0];
   uint32_t kh = (uint32_t)w->sizes[2], kw = (uint32_t)w->sizes[3], gic = (uint32_t)w->sizes[1];
   bool dw = groups == (int64_t)cin && groups > 1;
-  int32_t in = get(b, gn->args[0], NHWC);
+  int32_t bv = g->values[gn->args[2]].kind != PC_G_NONE ? gn->args[2] : -1;
+  bool q = static_q(b) && qparams(b, gn->args[0]) && qparams(b, gn->args[9]) &&
+           (bv < 0 || tensor_of(g, bv)->store == PC_T_CONST);
+  int32_t in = operand(b, gn->args[0], NHWC, q);
   if (in < 0) return g->err.status;
-  /* OIHW -> OHWI (Conv2d) or [1, kh, kw, O] (depthwise: I = 1). */
-  float *d = (float *)scratch_copy(b, w->nbytes);
-  if (!d) return oom(b);
-  const float *s = (const float *)w->data;
+  /* OIHW -> OHWI (Conv2d) or [1, kh, kw, O] (depthwise: I = 1); int8 per
+   * output channel when quantized. */
+  size_t es = q ? 1 : sizeof(float), per = (size_t)gic * kh * kw;
+  uint8_t *d = scratch_copy(b, (size_t)cout * per * es);
+  int8_t *qw = q ? (int8_t *)scratch_copy(b, (size_t)cout * per) : NULL;
+  float *sw = q ? (float *)scratch_copy(b, cout * sizeof *sw) : NULL;
+  if (!d || (q && (!qw || !sw))) return oom(b);
+  const uint8_t *s = q ? (const uint8_t *)qw : (const uint8_t *)w->data;
+  if (q) pc_q8_channel((const float *)w->data, false, cout, (uint32_t)per, qw, sw);
   for (uint32_t o = 0; o < cout; o++)
     for (uint32_t i = 0; i < gic; i++)
       for (uint32_t y = 0; y < kh; y++)
         for (uint32_t z = 0; z < kw; z++)
-          d[dw ? (y * kw + z) * cout + o : ((o * kh + y) * kw + z) * gic + i] =
-              s[((o * gic + i) * kh + y) * kw + z];
+          memcpy(d + es * (dw ? (y * kw + z) * cout + o : ((o * kh + y) * kw + z) * gic + i),
+                 s + es * (((o * gic + i) * kh + y) * kw + z), es);
   pc_gtensor fl = *w;
   if (dw) fl.sizes[0] = 1, fl.sizes[1] = (int32_t)kh, fl.sizes[2] = (int32_t)kw, fl.sizes[3] = (int32_t)cout;
   else fl.sizes[1] = (int32_t)kh, fl.sizes[2] = (int32_t)kw, fl.sizes[3] = (int32_t)gic;
-  int32_t filt = const_value(b, &fl, NCHW, (const uint8_t *)d);
+  if (q) fl.nbytes = (size_t)cout * per;
+  int32_t filt = const_value(b, &fl, NCHW, d);
   if (filt < 0) return oom(b);
+  if (q) set_channel_scales(&b->vals[filt], PF_XNN_DT_QCINT8, sw, cout, dw ? 3 : 0);
   uint32_t bias = PF_XNN_NONE;
-  if (g->values[gn->args[2]].kind != PC_G_NONE) {
-    int32_t id = get(b, gn->args[2], NCHW);
+  if (bv >= 0) {
+    int32_t id = q ? quantized_bias(b, bv, b->vals[in].scale, sw, cout) : get(b, bv, NCHW);
     if (id < 0) return g->err.status;
     bias = (uint32_t)id;
   }
@@ -258,7 +402,7 @@ static ptera_status conv(xb *b, const pc_gnode *gn) {
   n->in[0] = (uint32_t)in;
   n->in[1] = (uint32_t)filt;
   n->in[2] = bias;
-  return finish(b, n, gn->args[9], NHWC, true);
+  return finish_as(b, n, gn->args[9], NHWC, true, q);
 }
 
 /* The filter of constant w ([ic, oc] when transposed, else [oc, ic]) as a
@@ -334,15 +478,21 @@ static ptera_status fully_connected(xb *b, const pc_gnode *gn, int kind) {
   int32_t bv = kind == 0 ? -1 : kind == 1 ? gn->args[2] : gn->args[0];
   /* 8da4w where the group size divides the inputs, else 8da8w (to_xnnpack.h) */
   pc_xnn_quant qs = b->c->quantize;
-  bool q8 = qs == PC_XNN_QUANT_8DA8W || qs == PC_XNN_QUANT_8DA4W;
+  int32_t y = gn->args[gn->nargs - 1];
+  if (bv >= 0 && g->values[bv].kind == PC_G_NONE) bv = -1;
+  /* int8-static: qint8 in and out, constant bias */
+  bool sq = static_q(b) && qparams(b, x) && qparams(b, y) &&
+            (bv < 0 || tensor_of(g, bv)->store == PC_T_CONST);
+  bool q8 = qs == PC_XNN_QUANT_8DA8W || qs == PC_XNN_QUANT_8DA4W || sq;
   uint32_t ic = (uint32_t)tensor_of(g, w)->sizes[kind == 1 ? 1 : 0];
   uint32_t gs = qs == PC_XNN_QUANT_8DA4W && ic % b->c->group_size == 0 ? b->c->group_size : 0;
-  int32_t in = get(b, x, NCHW), filt = in < 0 ? -1 : q8 ? quantized_filter(b, w, kind != 1, gs) : get(b, w, NCHW);
-  if (in >= 0 && filt >= 0 && q8) in = dynamic_quant(b, x, in), b->c->quantized++, b->c->quantized_4bit += gs > 0;
+  int32_t in = operand(b, x, NCHW, sq), filt = in < 0 ? -1 : q8 ? quantized_filter(b, w, kind != 1, gs) : get(b, w, NCHW);
+  if (in >= 0 && filt >= 0 && q8 && !sq) in = dynamic_quant(b, x, in), b->c->quantized++, b->c->quantized_4bit += gs > 0;
   if (in < 0 || filt < 0) return g->err.status;
   uint32_t bias = PF_XNN_NONE;
-  if (bv >= 0 && g->values[bv].kind != PC_G_NONE) {
-    int32_t id = get(b, bv, NCHW);
+  if (bv >= 0) {
+    int32_t id = sq ? quantized_bias(b, bv, b->vals[in].scale, b->vals[filt].scales, b->vals[filt].nscales)
+                    : get(b, bv, NCHW);
     if (id < 0) return g->err.status;
     bias = (uint32_t)id;
   }
@@ -352,7 +502,7 @@ static ptera_status fully_connected(xb *b, const pc_gnode *gn, int kind) {
   n->in[1] = (uint32_t)filt;
   n->in[2] = bias;
   n->flags = kind == 1 || q8 ? 0 : PF_XNN_FLAG_TRANSPOSE_WEIGHTS;
-  return finish(b, n, gn->args[gn->nargs - 1], NCHW, true);
+  return finish_as(b, n, y, NCHW, true, sq);
 }
 
 static bool numel_one(const pc_gtensor *t) {
@@ -376,13 +526,15 @@ static ptera_status binary(xb *b, const pc_gnode *gn, uint8_t kind) {
     }
     if (ok && any) l = NHWC;
   }
-  int32_t a0 = get(b, gn->args[0], l), a1 = a0 < 0 ? -1 : get(b, gn->args[1], l);
+  bool q = static_q(b) && kind != PF_XNN_DIV && qparams(b, gn->args[0]) &&
+           qparams(b, gn->args[1]) && qparams(b, y);
+  int32_t a0 = operand(b, gn->args[0], l, q), a1 = a0 < 0 ? -1 : operand(b, gn->args[1], l, q);
   if (a0 < 0 || a1 < 0) return g->err.status;
   pc_xnn_node_desc *n = new_node(b, kind);
   if (!n) return oom(b);
   n->in[0] = (uint32_t)a0;
   n->in[1] = (uint32_t)a1;
-  return finish(b, n, y, l, true);
+  return finish_as(b, n, y, l, true, q);
 }
 
 /* The layout an element-wise node runs in: its operand's. */
@@ -400,14 +552,22 @@ static ptera_status clamp(xb *b, const pc_gnode *gn, float lo, float hi) {
     n->has_min_max = true;
     if (lo > n->out_min) n->out_min = lo;
     if (hi < n->out_max) n->out_max = hi;
-    b->id[NCHW][y] = b->id[NCHW][x];
-    b->id[NHWC][y] = b->id[NHWC][x];
+    for (int l = 0; l < 2; l++) b->id[l][y] = b->id[l][x], b->idq[l][y] = b->idq[l][x];
     b->native[y] = b->c->native[y] = b->native[x];
     b->fusable[y] = f;
+    int32_t qo = b->idq[b->native[x] == NHWC][x];
+    if (qo >= 0) { /* the node's qint8 output takes the clamp's range */
+      if (!qparams(b, y)) share_q(b, x, y);
+      share_q(b, y, x);
+      b->vals[qo].scale = b->qscale[y];
+      b->vals[qo].zero_point = b->qzp[y];
+    }
     return PTERA_OK;
   }
   int l = operand_layout(b, x);
-  int32_t in = get(b, x, l);
+  bool q = static_q(b) && has_q(b, x);
+  if (q) share_q(b, x, y);
+  int32_t in = operand(b, x, l, q);
   if (in < 0) return g->err.status;
   pc_xnn_node_desc *n = new_node(b, PF_XNN_CLAMP);
   if (!n) return oom(b);
@@ -415,25 +575,37 @@ static ptera_status clamp(xb *b, const pc_gnode *gn, float lo, float hi) {
   n->has_min_max = true;
   n->out_min = lo;
   n->out_max = hi;
-  return finish(b, n, y, l, false);
+  return finish_as(b, n, y, l, false, q);
+}
+
+/* Whether a node that only moves values of x into y runs on x's qint8
+ * form; if so y shares x's parameters. */
+static bool moves_q(xb *b, int32_t x, int32_t y) {
+  if (!static_q(b) || !has_q(b, x)) return false;
+  share_q(b, x, y);
+  return true;
 }
 
 /* Element-wise nodes run in their operand's layout; softmax (over the
  * innermost dim) in NCHW. */
 static ptera_status unary(xb *b, const pc_gnode *gn, uint8_t kind) {
-  int32_t x = gn->args[0];
+  int32_t x = gn->args[0], y = gn->args[gn->nargs - 1];
   int l = kind == PF_XNN_SOFTMAX ? NCHW : operand_layout(b, x);
-  int32_t in = get(b, x, l);
+  bool q = kind == PF_XNN_COPY && moves_q(b, x, y);
+  int32_t in = operand(b, x, l, q);
   if (in < 0) return b->g->err.status;
   pc_xnn_node_desc *n = new_node(b, kind);
   if (!n) return oom(b);
   n->in[0] = (uint32_t)in;
-  return finish(b, n, gn->args[gn->nargs - 1], l, false);
+  return finish_as(b, n, y, l, false, q);
 }
 
 static ptera_status pool(xb *b, const pc_gnode *gn, bool max) {
   const pc_graph *g = b->g;
-  int32_t in = get(b, gn->args[0], NHWC);
+  int32_t y = max ? gn->args[6] : gn->args[7];
+  bool q = max ? moves_q(b, gn->args[0], y)
+               : static_q(b) && has_q(b, gn->args[0]) && qparams(b, y);
+  int32_t in = operand(b, gn->args[0], NHWC, q);
   if (in < 0) return g->err.status;
   pc_xnn_node_desc *n = new_node(b, max ? PF_XNN_MAX_POOL : PF_XNN_AVG_POOL);
   if (!n) return oom(b);
@@ -447,23 +619,26 @@ static ptera_status pool(xb *b, const pc_gnode *gn, bool max) {
   memcpy(n->p, p, sizeof p);
   n->in[0] = (uint32_t)in;
   n->flags = PF_XNN_FLAG_KEEP_DIMS;
-  return finish(b, n, max ? gn->args[6] : gn->args[7], NHWC, false);
+  return finish_as(b, n, y, NHWC, false, q);
 }
 
 static ptera_status global_avg(xb *b, const pc_gnode *gn) {
-  int32_t in = get(b, gn->args[0], NHWC);
+  int32_t x = gn->args[0], y = gn->args[gn->nargs - 1];
+  bool q = static_q(b) && has_q(b, x) && qparams(b, y);
+  int32_t in = operand(b, x, NHWC, q);
   if (in < 0) return b->g->err.status;
   pc_xnn_node_desc *n = new_node(b, PF_XNN_GLOBAL_AVG_POOL);
   if (!n) return oom(b);
   n->in[0] = (uint32_t)in;
   n->flags = PF_XNN_FLAG_KEEP_DIMS;
-  return finish(b, n, gn->args[gn->nargs - 1], NHWC, false);
+  return finish_as(b, n, y, NHWC, false, q);
 }
 
 static ptera_status reshape(xb *b, const pc_gnode *gn) {
   int32_t y = gn->args[gn->nargs - 1];
   const pc_gtensor *t = tensor_of(b->g, y);
-  int32_t in = get(b, gn->args[0], NCHW);
+  bool q = moves_q(b, gn->args[0], y);
+  int32_t in = operand(b, gn->args[0], NCHW, q);
   if (in < 0) return b->g->err.status;
   uint32_t *shape = pt_arena_array(&b->g->arena, t->dim ? t->dim : 1, sizeof *shape, 4);
   pc_xnn_node_desc *n = shape ? new_node(b, PF_XNN_STATIC_RESHAPE) : NULL;
@@ -474,13 +649,15 @@ static ptera_status reshape(xb *b, const pc_gnode *gn) {
   n->v0 = shape;
   n->n0 = t->dim ? t->dim : 1;
   n->in[0] = (uint32_t)in;
-  return finish(b, n, y, NCHW, false);
+  return finish_as(b, n, y, NCHW, false, q);
 }
 
 static ptera_status permute(xb *b, const pc_gnode *gn) {
   const pc_graph *g = b->g;
   uint32_t r = tensor_of(g, gn->args[0])->dim;
-  int32_t in = get(b, gn->args[0], NCHW);
+  int32_t y = gn->args[gn->nargs - 1];
+  bool q = moves_q(b, gn->args[0], y);
+  int32_t in = operand(b, gn->args[0], NCHW, q);
   if (in < 0) return g->err.status;
   uint32_t *perm = pt_arena_array(&b->g->arena, r ? r : 1, sizeof *perm, 4);
   if (!perm) return oom(b);
@@ -506,7 +683,7 @@ static ptera_status permute(xb *b, const pc_gnode *gn) {
     n->n0 = r;
   }
   n->in[0] = (uint32_t)in;
-  return finish(b, n, gn->args[gn->nargs - 1], NCHW, false);
+  return finish_as(b, n, y, NCHW, false, q);
 }
 
 static ptera_status cat(xb *b, const pc_gnode *gn) {
@@ -566,7 +743,7 @@ static ptera_status scalar_binary(xb *b, const pc_gnode *gn, uint8_t kind, bool 
 
 /* out = x[start : start + out.sizes[d]] along dim d, as a StaticSlice. */
 static ptera_status slice_to(xb *b, int32_t in, const pc_gtensor *x, uint32_t d, int64_t start,
-                             int32_t out) {
+                             int32_t out, bool q) {
   const pc_gtensor *y = tensor_of(b->g, out);
   uint32_t *v = pt_arena_array(&b->g->arena, 2 * (size_t)x->dim, sizeof *v, 4);
   pc_xnn_node_desc *n = v ? new_node(b, PF_XNN_STATIC_SLICE) : NULL;
@@ -581,20 +758,21 @@ static ptera_status slice_to(xb *b, int32_t in, const pc_gtensor *x, uint32_t d,
   n->v1 = v + x->dim;
   n->n1 = x->dim;
   n->in[0] = (uint32_t)in;
-  return finish(b, n, out, NCHW, false);
+  return finish_as(b, n, out, NCHW, false, q);
 }
 
 static ptera_status slice(xb *b, const pc_gnode *gn) {
   const pc_graph *g = b->g;
   const pc_gtensor *x = tensor_of(g, gn->args[0]);
-  int32_t in = get(b, gn->args[0], NCHW);
+  bool q = moves_q(b, gn->args[0], gn->args[5]);
+  int32_t in = operand(b, gn->args[0], NCHW, q);
   if (in < 0) return g->err.status;
   int64_t d = g->values[gn->args[1]].u.i, start = 0;
   if (d < 0) d += x->dim;
   if (g->values[gn->args[2]].kind == PC_G_INT) start = g->values[gn->args[2]].u.i;
   if (start < 0) start += x->sizes[d];
   if (start < 0) start = 0;
-  return slice_to(b, in, x, (uint32_t)d, start, gn->args[5]);
+  return slice_to(b, in, x, (uint32_t)d, start, gn->args[5], q);
 }
 
 /* split_copy: one StaticSlice per piece. */
@@ -602,13 +780,15 @@ static ptera_status split(xb *b, const pc_gnode *gn) {
   const pc_graph *g = b->g;
   const pc_gtensor *x = tensor_of(g, gn->args[0]);
   const pc_gvalue *l = &g->values[gn->args[3]];
-  int32_t in = get(b, gn->args[0], NCHW);
+  bool q = static_q(b) && has_q(b, gn->args[0]);
+  int32_t in = operand(b, gn->args[0], NCHW, q);
   if (in < 0) return g->err.status;
   int64_t d = g->values[gn->args[2]].u.i, at = 0;
   if (d < 0) d += x->dim;
   for (uint32_t i = 0; i < l->u.tensors.len; i++) {
     int32_t t = l->u.tensors.ids[i];
-    ptera_status st = slice_to(b, in, x, (uint32_t)d, at, t);
+    if (q) share_q(b, gn->args[0], t);
+    ptera_status st = slice_to(b, in, x, (uint32_t)d, at, t, q);
     if (st != PTERA_OK) return st;
     at += tensor_of(g, t)->sizes[d];
   }
@@ -680,7 +860,8 @@ static ptera_status externals(xb *b, const pc_part *p, int32_t *args, uint32_t *
   for (uint32_t i = 0; i < p->noutputs; i++) {
     int32_t v = p->outputs[i];
     int l = b->c->handoff[v] ? NHWC : NCHW;
-    if (tensor_of(b->g, v)->dim == 4 && b->id[l][v] < 0 && b->id[!l][v] >= 0 && get(b, v, l) < 0)
+    if (tensor_of(b->g, v)->dim != 4) l = NCHW;
+    if (b->id[l][v] < 0 && (b->id[!l][v] >= 0 || has_q(b, v)) && get(b, v, l) < 0)
       return b->g->err.status;
     int32_t id = b->id[l][v];
     if (id < 0) return fail(b, "a partition output is never written", v);
@@ -692,13 +873,36 @@ static ptera_status externals(xb *b, const pc_part *p, int32_t *args, uint32_t *
   return PTERA_OK;
 }
 
+/* XNNPACK refuses a quantized convolution or fully connected node whose
+ * requantization scale s_in * s_w / s_out reaches 256 (XNNPACK.md 8.1). */
+static ptera_status requant_limits(xb *b) {
+  for (uint32_t i = 0; i < b->nnodes; i++) {
+    const pc_xnn_node_desc *n = &b->nodes[i];
+    if (n->kind != PF_XNN_CONV2D && n->kind != PF_XNN_DEPTHWISE_CONV2D &&
+        n->kind != PF_XNN_FULLY_CONNECTED)
+      continue;
+    const pc_xnn_value_desc *o = &b->vals[n->out[0]], *w = &b->vals[n->in[1]];
+    if (o->datatype != PF_XNN_DT_QINT8) continue;
+    for (uint32_t c = 0; c < w->nscales; c++) {
+      float r = b->vals[n->in[0]].scale * w->scales[c] / o->scale;
+      if (r < 256.0f) continue;
+      return pt_fail(&b->g->err, PTERA_NOT_SUPPORTED,
+                     "node %u ('%s'): int8-static requantization scale %g (input scale x weight "
+                     "scale / output scale, channel %u) reaches XNNPACK's limit of 256; its "
+                     "output range is too narrow for its input and weights",
+                     b->src[i], b->g->nodes[b->src[i]].op, (double)r, c);
+    }
+  }
+  return PTERA_OK;
+}
+
 /* Puts value v's maps back to their defaults. */
 static void reset(void *ctx, int32_t v, bool written) {
   (void)written;
   xb *b = ctx;
-  b->id[0][v] = b->id[1][v] = b->fusable[v] = -1;
+  b->id[0][v] = b->id[1][v] = b->fusable[v] = b->idq[0][v] = b->idq[1][v] = -1;
   b->native[v] = -1;
-  b->input[v] = 0;
+  b->input[v] = b->qset[v] = 0;
 }
 
 ptera_status pc_xnn_build(pc_xnn_ctx *c, const pc_part *p, const uint8_t **blob,
@@ -712,11 +916,20 @@ ptera_status pc_xnn_build(pc_xnn_ctx *c, const pc_part *p, const uint8_t **blob,
   b.id[0] = c->maps;
   b.id[1] = b.id[0] + nv;
   b.fusable = b.id[1] + nv;
-  b.native = (int8_t *)(b.fusable + nv);
+  b.idq[0] = b.fusable + nv;
+  b.idq[1] = b.idq[0] + nv;
+  b.qscale = (float *)(b.idq[1] + nv);
+  b.qzp = (int32_t *)(b.qscale + nv);
+  b.native = (int8_t *)(b.qzp + nv);
   b.input = (uint8_t *)(b.native + nv);
+  b.qset = b.input + nv;
   for (uint32_t i = 0; i < p->ninputs; i++) b.input[p->inputs[i]] = 1;
   ptera_status st = PTERA_OK;
-  for (uint32_t i = 0; i < p->nnodes && st == PTERA_OK; i++) st = node(&b, &g->nodes[p->nodes[i]]);
+  for (uint32_t i = 0; i < p->nnodes && st == PTERA_OK; i++) {
+    b.cur = p->nodes[i];
+    st = node(&b, &g->nodes[p->nodes[i]]);
+  }
+  if (st == PTERA_OK) st = requant_limits(&b);
   if (st == PTERA_OK) st = externals(&b, p, args, nin);
   uint8_t *out = NULL;
   size_t size = 0;

@@ -146,12 +146,20 @@ if(NOT PTERA_SANITIZE AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(python_runtime PROPERTIES TIMEOUT 900 COST 600)
   # The digits CNN's 359 held-out images through the binding: test-set
   # accuracy of fp32 eager against ptera's fp32 and quantized programs
-  # (8da8w/8da4w xnnpack, int8/int4-weight, cortex_m int8-static).
+  # (8da8w/8da4w xnnpack, int8/int4-weight, cortex_m and xnnpack int8-static).
   add_test(NAME digits_quant_accuracy
            COMMAND ${CMAKE_COMMAND} -E env PTERA_LIB=$<TARGET_FILE:ptera_shared>
                    ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/zoo/digits_quant_accuracy.py
                    $<TARGET_FILE:ptera> ${PROJECT_BINARY_DIR}/digits_quant_accuracy)
   set_tests_properties(digits_quant_accuracy PROPERTIES TIMEOUT 600 COST 100)
+  # int8-static through the XNNPACK delegate (a small CNN, MobileNetV2):
+  # bit-exact against a numpy interpreter of the lowered XNNGraph, the
+  # compiler's parameters and weights against the eager model (flatc needed).
+  add_test(NAME xnn_int8_static
+           COMMAND ${CMAKE_COMMAND} -E env PTERA_LIB=$<TARGET_FILE:ptera_shared>
+                   ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/compile/xnn_int8_static.py
+                   $<TARGET_FILE:ptera> ${PROJECT_BINARY_DIR}/xnn_int8_static)
+  set_tests_properties(xnn_int8_static PROPERTIES TIMEOUT 600 COST 100)
 endif()
 
 # The layers (cmake/layers.cmake): what each layer's include directories let

@@ -30,8 +30,9 @@ OP_SETS = ("executorch-portable", "executorch-optimized", "ptera")
 # "cortex_m" is no delegate: a static int8 program of cortex_m:: calls (needs calibration).
 BACKENDS = ("xnnpack", "cortex_m")
 # The quantizations of `ptera compile --quantize`: the dynamic ones (8da8w,
-# 8da4w) need backend="xnnpack"; the weight-only ones run on any backend.
-QUANTIZE = ("8da8w", "8da4w", "int8-weight", "int4-weight")
+# 8da4w) need backend="xnnpack"; the weight-only ones run on any backend;
+# int8-static needs backend="xnnpack" and calibration.
+QUANTIZE = ("8da8w", "8da4w", "int8-weight", "int4-weight", "int8-static")
 DYNAMIC_QUANTIZE = ("8da8w", "8da4w")
 
 __all__ = ["export", "write_ptg", "find_ptera", "find_library", "ExportResult", "PteraNotFound",
@@ -118,8 +119,11 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     8da8w, with a warning in the report) (compiler/to_xnnpack.h).
     "int8-weight" / "int4-weight" store linear weights as int8 per channel /
     4-bit per group and dequantize them before the layer on the CPU
-    (compiler/passes.h). Warnings (e.g. a bfloat16 weight left unquantized)
-    are in the report.
+    (compiler/passes.h). "int8-static" (backend="xnnpack", with
+    calibration as for cortex_m) runs convolutions, FullyConnected, add /
+    sub / mul and pooling in qint8 with per-tensor activation parameters
+    from the calibrated ranges and per-channel weights (compiler/to_xnnpack.h).
+    Warnings (e.g. a bfloat16 weight left unquantized) are in the report.
 
     group_size: inputs per scale for 8da4w and int4-weight (default 32).
 
@@ -149,8 +153,13 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
                                    int(group_size) != group_size or group_size <= 0):
         raise ValueError("group_size must be a positive int, with quantize='8da4w' or "
                          "'int4-weight', not %r" % (group_size,))
-    if (backend == "cortex_m") != (calibration is not None):
-        raise ValueError("calibration is needed by, and only by, backend='cortex_m'")
+    static = quantize == "int8-static"
+    if static and backend != "xnnpack":
+        raise ValueError("quantize='int8-static' needs backend='xnnpack' (backend='cortex_m' "
+                         "always quantizes so)")
+    if (backend == "cortex_m" or static) != (calibration is not None):
+        raise ValueError("calibration is needed by, and only by, backend='cortex_m' and "
+                         "quantize='int8-static'")
     exe = ptera_bin or find_ptera()
     out_dir = os.path.dirname(os.path.abspath(path))
     if keep_ptg:

@@ -51,7 +51,8 @@ def main(argv=None):
     ap.add_argument("--group-size", type=int, default=None,
                     help="inputs per scale for 8da4w and int4-weight (default 32)")
     ap.add_argument("--calibration", metavar="DIR", default=None,
-                    help="the samples --backend cortex_m calibrates on: one subdirectory "
+                    help="the samples --backend cortex_m and --quantize int8-static "
+                         "calibrate on: one subdirectory "
                          "per sample holding input0.npy, input1.npy, ... (float32), as "
                          "`ptera compile --calibration` reads them")
     ap.add_argument("--method", default="forward", help="the method to capture (default forward)")

@@ -53,7 +53,7 @@ static void test_8da4w(void) {
   CHECK(pc_graph_set_inputs(g, IDS(x, x2), 2) == PTERA_OK && pc_graph_set_outputs(g, IDS(y, y2), 2) == PTERA_OK);
   pc_xnn_stats st;
   memset(&st, 0, sizeof st);
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA4W, 32, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA4W, 32, NULL, &st) == PTERA_OK);
   CHECK(st.quantized == 2 && st.quantized_4bit == 1 && st.cpu_nodes == 0);
   CHECK(d.count == 1 && d.text && strstr(d.text, "node 1 (aten::mm.out, weight 'b.weight'): group size 32 "
                                                  "does not divide its 48 input features; quantized 8da8w"));
@@ -113,7 +113,7 @@ static void test_8da4w_group_size(void) {
   int32_t y = fact(g, 2, 3);
   pc_graph_call(g, "aten::mm.out", IDS(x, w, y), W(0, 0, 1), 3);
   CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA4W, 16, NULL) == PTERA_INVALID_ARGUMENT);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA4W, 16, NULL, NULL) == PTERA_INVALID_ARGUMENT);
   CHECK(strstr(g->err.msg, "8da4w group size 16") != NULL);
   CHECK(g->nnodes == 1 && !g->nodes[0].delegate);
   pc_graph_free(g);
@@ -225,7 +225,7 @@ static void test_messages(void) {
     int32_t xa = fact(g, 2, 32), wa = fact(g, 4, 32), ya = fact(g, 2, 4), none = pc_graph_none(g);
     pc_graph_call(g, "aten::linear.out", IDS(xa, wa, none, ya), W(0, 0, 0, 1), 4);
     CHECK(pc_graph_set_inputs(g, IDS(xa, wa), 2) == PTERA_OK && pc_graph_set_outputs(g, &ya, 1) == PTERA_OK);
-    ptera_status st = scheme ? pc_quantize_weights(g, 8, 32, NULL) : pc_to_xnnpack(g, PC_XNN_QUANT_8DA8W, 32, NULL);
+    ptera_status st = scheme ? pc_quantize_weights(g, 8, 32, NULL) : pc_to_xnnpack(g, PC_XNN_QUANT_8DA8W, 32, NULL, NULL);
     CHECK(st == PTERA_NOT_SUPPORTED);
     CHECK(strstr(g->err.msg, "node 0 (aten::linear.out) cannot be quantized: its weight (value 1) is not a "
                              "constant") != NULL);

@@ -94,7 +94,7 @@ static void check_externals(const pc_graph *g, const pc_gnode *n, const pf_xnn_g
 static void test_one_partition(void) {
   pc_graph *g = build(false, true);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, NULL, &st) == PTERA_OK);
   CHECK(st.partitions == 1 && st.delegated_nodes == 5 && st.cpu_nodes == 0);
   CHECK(g->nnodes == 1 && g->nodes[0].delegate && strcmp(g->nodes[0].op, "XnnpackBackend") == 0);
   const pc_gnode *n = &g->nodes[0];
@@ -141,7 +141,7 @@ static void test_one_partition(void) {
 static void test_split(void) {
   pc_graph *g = build(true, true);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, NULL, &st) == PTERA_OK);
   CHECK(st.partitions == 2 && st.delegated_nodes == 5 && st.cpu_nodes == 1);
   CHECK(g->nnodes == 3 && g->nodes[0].delegate && !g->nodes[1].delegate && g->nodes[2].delegate);
   CHECK(strcmp(g->nodes[1].op, "aten::sin.out") == 0);
@@ -167,7 +167,7 @@ static void test_split(void) {
 static void test_rejected(void) {
   pc_graph *g = build(false, false);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, NULL, &st) == PTERA_OK);
   CHECK(st.cpu_nodes == 1 && st.delegated_nodes == 4 && st.partitions == 1);
   CHECK(g->nnodes == 2 && strcmp(g->nodes[0].op, "aten::convolution.out") == 0 && g->nodes[1].delegate);
   pc_graph_free(g);
@@ -266,7 +266,7 @@ static void test_handoff(void) {
   pc_graph *g = handoff_graph();
   int32_t c1 = g->nodes[0].args[9];
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, NULL, &st) == PTERA_OK);
   CHECK(st.partitions == 2 && st.cpu_nodes == 1 && st.nhwc_handoffs == 1);
   const uint8_t *order = g->values[c1].u.t.dim_order;
   CHECK(order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1);
@@ -388,7 +388,7 @@ static void test_8da8w(void) {
   pc_graph_call(g, "aten::mm.out", IDS(x, w, y), W(0, 0, 1), 3);
   CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &y, 1) == PTERA_OK);
   pc_xnn_stats st = {0};
-  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA8W, 32, &st) == PTERA_OK);
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_8DA8W, 32, NULL, &st) == PTERA_OK);
   CHECK(st.partitions == 1 && st.quantized == 1 && g->nnodes == 1);
   pt_arena a;
   pt_arena_init(&a, NULL);
@@ -430,6 +430,50 @@ static void test_8da8w(void) {
 }
 
 /* The support check, one call at a time: what must stay on the CPU. */
+/* int8-static on build()'s graph, calibrated on the input it then runs:
+ * conv (relu fused), max pool, reshape and mm compute in qint8 (qcint8
+ * filters), behind a Convert of the input and before one of the output;
+ * the result is within quantization error of the CPU's fp32. Without
+ * samples the compile fails, saying so. */
+static void test_int8_static(void) {
+  float x[32], want[2];
+  for (int i = 0; i < 32; i++) x[i] = (float)((i * 13) % 17 - 8) / 5;
+  CHECK(run(false, PC_BACKEND_NONE, want));
+  pc_graph *g = build(false, true);
+  pc_compile_options o = cu_options(PC_BACKEND_XNNPACK);
+  o.quantize = PC_XNN_QUANT_INT8_STATIC;
+  pc_compile_result r;
+  pt_err e;
+  pt_err_clear(&e);
+  pc_module mod = {&g, 1, NULL};
+  CHECK(pc_compile(&mod, &o, &r, &e) == PTERA_INVALID_ARGUMENT);
+  CHECK(strstr(e.msg, "calibration") != NULL);
+  pc_graph_free(g);
+  g = build(false, true);
+  const float *data[1] = {x};
+  const size_t numel[1] = {32};
+  pc_calibration cal = {1, 1, data, numel};
+  o.calibration = &cal;
+  if (!cu_compile(g, &o, &r)) {
+    pc_graph_free(g);
+    return;
+  }
+  CHECK(r.methods[0].xnn.partitions == 1 && r.methods[0].xnn.quantized == 4);
+  ptera_program *prog;
+  ptera_method *m;
+  const ptera_tensor *y = cu_run_forward(&r, x, 4, IDS(1, 2, 4, 4), 2, &prog, &m);
+  if (y) {
+    const float *got = y->data;
+    float big = fmaxf(fabsf(want[0]), fabsf(want[1]));
+    for (int i = 0; i < 2; i++) CHECK(fabsf(got[i] - want[i]) <= 0.03f * big);
+    CHECK(big > 0);
+  }
+  ptera_method_destroy(m);
+  ptera_program_destroy(prog);
+  pc_compile_result_free(&r);
+  pc_graph_free(g);
+}
+
 static bool supported_one(pc_graph *g, int32_t node) {
   pc_xnn_ctx c;
   CHECK(pc_xnn_ctx_init(&c, g) == PTERA_OK);
@@ -510,5 +554,6 @@ int main(void) {
   test_support_rules();
   test_split_cat();
   test_8da8w();
+  test_int8_static();
   return check_summary("test_to_xnnpack");
 }

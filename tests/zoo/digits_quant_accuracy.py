@@ -2,8 +2,8 @@
 bundled digits set) in fp32 eager PyTorch against the programs ptera writes
 for it: fp32, and each quantization the compiler offers that the model can
 take (8da8w and 8da4w through the XNNPACK delegate, int8-weight and
-int4-weight on the CPU, static int8 of cortex_m:: operators calibrated on
-training images). Every held-out image (359) runs through the Python runtime.
+int4-weight on the CPU, static int8 of cortex_m:: operators and through the
+XNNPACK delegate, both calibrated on training images). Every held-out image (359) runs through the Python runtime.
 
 Prints, per program: accuracy, top-1 agreement with fp32 eager, and the max
 and mean absolute difference of the probabilities. Fails when the fp32
@@ -34,6 +34,7 @@ VARIANTS = [
     ("int8-weight", {"quantize": "int8-weight"}),
     ("int4-weight", {"quantize": "int4-weight"}),
     ("int8-static cortex_m", {"backend": "cortex_m", "ops": "ptera"}),
+    ("int8-static xnnpack", {"backend": "xnnpack", "quantize": "int8-static"}),
 ]
 
 
@@ -47,13 +48,13 @@ def main():
     eager_top = eager.argmax(1)
     eager_acc = float((eager_top == labels).mean())
     calibration = [x_train[i:i + 1].numpy() for i in range(0, 256, 4)]
-    print("digits: %d held-out images; %d calibration images for cortex_m" % (len(labels), len(calibration)))
+    print("digits: %d held-out images; %d calibration images for int8-static" % (len(labels), len(calibration)))
     print("%-22s %9s %11s %12s %13s" % ("program", "accuracy", "agree fp32", "max |dprob|", "mean |dprob|"))
     print("%-22s %8.2f%% %11s %12s %13s" % ("fp32 eager PyTorch", 100 * eager_acc, "-", "-", "-"))
     failures = 0
     for name, kw in VARIANTS:
         pte = os.path.join(work, name.replace(" ", "_").replace("(", "").replace(")", "") + ".pte")
-        if kw.get("backend") == "cortex_m":
+        if kw.get("backend") == "cortex_m" or kw.get("quantize") == "int8-static":
             kw = dict(kw, calibration=calibration)
         ptera.export(model, (x_test[0:1],), pte, ptera_bin=exe, **kw)
         with Program(pte, threads=1) as prog:

@@ -45,8 +45,13 @@ static const char help[] =
     "                              activations per tensor from --calibration ranges,\n"
     "                              per-channel weights, channels-last tensors; every\n"
     "                              call must lower (no fp32 fallback)\n"
-    "  --quantize int8-static      with --backend cortex_m (implied by it)\n"
-    "  --calibration DIR           the samples --backend cortex_m calibrates on: one\n"
+    "  --quantize int8-static      with --backend cortex_m (implied by it), or with\n"
+    "                              --backend xnnpack: convolutions, FullyConnected,\n"
+    "                              add/sub/mul and pooling in qint8 per tensor from\n"
+    "                              --calibration ranges, per-channel weights (qs8;\n"
+    "                              compiler/to_xnnpack.h); the rest of a partition fp32\n"
+    "  --calibration DIR           the samples --backend cortex_m and int8-static\n"
+    "                              calibrate on: one\n"
     "                              subdirectory per sample (name order), each with\n"
     "                              input0.npy, input1.npy, ... (float32, the\n"
     "                              method's inputs in order)\n"
@@ -177,21 +182,28 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
                      o->backend);
   if (o->c.backend == PC_BACKEND_CORTEX_M && !o->calibration)
     return cli_error(PTERA_INVALID_ARGUMENT, "--backend cortex_m needs --calibration DIR");
-  if (o->calibration && o->c.backend != PC_BACKEND_CORTEX_M)
-    return cli_error(PTERA_INVALID_ARGUMENT, "--calibration needs --backend cortex_m");
-  if (o->quantize && strcmp(o->quantize, "int8-static") == 0) {
-    if (o->c.backend != PC_BACKEND_CORTEX_M)
-      return cli_error(PTERA_INVALID_ARGUMENT, "--quantize int8-static needs --backend cortex_m");
+  bool int8_static = o->quantize && strcmp(o->quantize, "int8-static") == 0;
+  if (int8_static && o->c.backend == PC_BACKEND_NONE)
+    return cli_error(PTERA_INVALID_ARGUMENT,
+                     "--quantize int8-static needs --backend xnnpack or cortex_m");
+  if (int8_static && o->c.backend == PC_BACKEND_XNNPACK && !o->calibration)
+    return cli_error(PTERA_INVALID_ARGUMENT,
+                     "--quantize int8-static needs --calibration DIR (the samples its ranges come from)");
+  if (o->calibration && o->c.backend != PC_BACKEND_CORTEX_M && !int8_static)
+    return cli_error(PTERA_INVALID_ARGUMENT,
+                     "--calibration needs --backend cortex_m or --quantize int8-static");
+  if (int8_static && o->c.backend == PC_BACKEND_CORTEX_M)
     o->quantize = NULL; /* the Cortex-M lowering always quantizes so */
-  }
   static const struct { const char *name; pc_xnn_quant q; } schemes[] = {
       {"8da8w", PC_XNN_QUANT_8DA8W}, {"8da4w", PC_XNN_QUANT_8DA4W},
-      {"int8-weight", PC_XNN_QUANT_INT8_WEIGHT}, {"int4-weight", PC_XNN_QUANT_INT4_WEIGHT}};
+      {"int8-weight", PC_XNN_QUANT_INT8_WEIGHT}, {"int4-weight", PC_XNN_QUANT_INT4_WEIGHT},
+      {"int8-static", PC_XNN_QUANT_INT8_STATIC}};
   for (size_t i = 0; o->quantize && i < sizeof schemes / sizeof *schemes; i++)
     if (strcmp(o->quantize, schemes[i].name) == 0) o->c.quantize = schemes[i].q;
   if (o->quantize && o->c.quantize == PC_XNN_QUANT_NONE)
     return cli_error(PTERA_INVALID_ARGUMENT,
-                     "--quantize must be '8da8w', '8da4w', 'int8-weight' or 'int4-weight', not '%s'",
+                     "--quantize must be '8da8w', '8da4w', 'int8-weight', 'int4-weight' or "
+                     "'int8-static', not '%s'",
                      o->quantize);
   bool dynamic = o->c.quantize == PC_XNN_QUANT_8DA8W || o->c.quantize == PC_XNN_QUANT_8DA4W;
   if (dynamic && o->c.backend != PC_BACKEND_XNNPACK)
