@@ -152,7 +152,7 @@ if(NOT PTERA_SANITIZE AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
                    ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/zoo/digits_quant_accuracy.py
                    $<TARGET_FILE:ptera> ${PROJECT_BINARY_DIR}/digits_quant_accuracy)
   set_tests_properties(digits_quant_accuracy PROPERTIES TIMEOUT 600 COST 100)
-  # int8-static through the XNNPACK delegate (a small CNN, MobileNetV2):
+  # int8-static through the XNNPACK delegate (a small CNN, MobileNetV2, ResNet-18):
   # bit-exact against a numpy interpreter of the lowered XNNGraph, the
   # compiler's parameters and weights against the eager model (flatc needed).
   add_test(NAME xnn_int8_static

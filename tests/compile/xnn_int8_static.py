@@ -1,6 +1,7 @@
 """int8-static through the XNNPACK delegate (`--backend xnnpack --quantize
-int8-static`), checked on MobileNetV2 (torchvision, untrained, calibrated
-batch norm statistics; tests/zoo/models.py) and a small residual CNN.
+int8-static`), checked on MobileNetV2 and ResNet-18 (torchvision, untrained,
+calibrated batch norm statistics; tests/zoo/models.py) and a small residual
+CNN.
 
 The reference is a numpy interpreter of the lowered XNNGraph written from
 docs/XNNPACK.md (§8, §8.1 and the Convert formulas, as tests/xnn/gen_quant.py
@@ -215,6 +216,14 @@ class Graph:
         lims = (mm.get("output_min", -np.inf), mm.get("output_max", np.inf)) if mm else None
         d[n["output_id"]] = real_requant((ra + rb).astype(F32), o["scale"], o["zp"], QINT8, lims)
 
+    def XNNMaxPooling2d(self, n, mm, d):
+        """Max over the window (padding never wins); same parameters in and out."""
+        x = d[n["input_id"]].astype(np.float64).transpose(0, 3, 1, 2)
+        y = F.max_pool2d(torch.from_numpy(x), (n["pooling_height"], n["pooling_width"]),
+                         (n["stride_height"], n["stride_width"]), (n["padding_top"], n["padding_left"]),
+                         (n["dilation_height"], n["dilation_width"]))
+        d[n["output_id"]] = np.rint(y.numpy()).astype(np.int8).transpose(0, 2, 3, 1)
+
     def XNNGlobalAvgPooling2d(self, n, mm, d):
         x, o = self.vals[n["input_id"]], self.vals[n["output_id"]]
         q = d[n["input_id"]].astype(np.int64) - x["zp"]
@@ -404,6 +413,8 @@ def main():
     bad += check_requant_limit(exe, tmp, gen)
     mobilenet, _ = models.mobilenet_v2()
     bad += run_case("mobilenet_v2", mobilenet, (1, 3, 224, 224), 4, 2, exe, tmp, flatc, gen)
+    resnet, _ = models.resnet18()
+    bad += run_case("resnet18", resnet, (1, 3, 224, 224), 2, 1, exe, tmp, flatc, gen)
     if bad:
         raise SystemExit("FAIL: %d checks" % bad)
     print("PASS")
