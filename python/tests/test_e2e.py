@@ -159,3 +159,29 @@ def test_xnnpack_8da8w_mlp(tmp_path):
         ref = eager(*inputs).numpy()
     rel = np.abs(got - ref).max() / np.abs(ref).max()
     assert rel < 0.05, rel
+
+
+class _Checked(torch.nn.Module):
+    """A runtime check on a tensor condition (aten::_assert_async in the
+    captured graph, like torch._check_tensor_all on newer torch)."""
+
+    def forward(self, x):
+        torch._assert_async(x.abs().sum() >= 0)
+        return x * 2 + 1
+
+
+def test_runtime_check_dropped(tmp_path):
+    """The check is dropped (upstream RemoveAssertAsyncPass) together with
+    the ops computing its condition; the output still matches eager."""
+    x = torch.randn(3, 5)
+    ptg = tmp_path / "checked.ptg"
+    ptera.write_ptg(_Checked(), (x,), str(ptg))
+    assert "_assert_async" not in ptg.read_text()
+    pte = tmp_path / "checked.pte"
+    ptera.export(_Checked(), (x,), str(pte))
+    _compare(_run(pte, (x,), tmp_path), _Checked()(x))
+    r = subprocess.run([EXE, "ops", "--used", str(pte)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    used = r.stdout.split()
+    assert used and not [o for o in used if o.split("::")[1].split(".")[0]
+                         in ("_assert_async", "abs", "sum", "ge")], used
