@@ -41,13 +41,20 @@ static ptera_status check_opset(const pc_graph *g, pc_opset set, pc_backend back
   return PTERA_OK;
 }
 
+/* g's activation ranges on the samples (calibrate.h) into *ranges, which
+ * the caller frees (also on failure; g->err says why). */
+static ptera_status calibrated(pc_graph *g, const pc_compile_options *o, pc_range **ranges) {
+  *ranges = pt_calloc(g->allocator, g->nvalues ? g->nvalues : 1, sizeof **ranges, 0);
+  return *ranges ? pc_calibrate(g, o->calibration, *ranges)
+                 : pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+}
+
 /* Calibrates g on the samples, then lowers it to cortex_m:: calls. */
 static ptera_status to_cortex_m(pc_graph *g, const pc_compile_options *o, pc_method_stats *s,
                                 pt_err *e) {
   pt_err_clear(&g->err);
-  pc_range *ranges = pt_calloc(g->allocator, g->nvalues ? g->nvalues : 1, sizeof *ranges, 0);
-  ptera_status st = ranges ? pc_calibrate(g, o->calibration, ranges)
-                           : pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
+  pc_range *ranges;
+  ptera_status st = calibrated(g, o, &ranges);
   if (st == PTERA_OK) st = pc_to_cortex_m(g, ranges, &s->cm);
   pt_free(g->allocator, ranges);
   if (st != PTERA_OK)
@@ -84,13 +91,7 @@ static ptera_status run_passes(pc_graph *g, const pc_compile_options *o, pc_meth
   if (st == PTERA_OK && o->backend == PC_BACKEND_XNNPACK) {
     pt_err_clear(&g->err);
     pc_range *ranges = NULL;
-    if (o->quantize == PC_XNN_QUANT_INT8_STATIC) {
-      ranges = pt_calloc(g->allocator, g->nvalues ? g->nvalues : 1, sizeof *ranges, 0);
-      st = !ranges ? pt_fail(&g->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory")
-           : !o->calibration
-               ? pt_fail(&g->err, PTERA_INVALID_ARGUMENT, "int8-static needs calibration samples")
-               : pc_calibrate(g, o->calibration, ranges);
-    }
+    if (o->quantize == PC_XNN_QUANT_INT8_STATIC) st = calibrated(g, o, &ranges);
     if (st == PTERA_OK) st = pc_to_xnnpack(g, o->quantize, gs, ranges, &s->xnn);
     pt_free(g->allocator, ranges);
     if (st != PTERA_OK)

@@ -280,21 +280,24 @@ def check_choices(name, model, g, samples):
     if abs(qo["scale"] - ws) > 1e-5 * ws or abs(qo["zp"] - wz) > 1:
         print("FAIL %s: output parameters %r, eager range gives %r" % (name, (qo["scale"], qo["zp"]), (ws, wz)))
         bad += 1
-    layers = [n["xnode_union"] for n in nodes
+    layers = [(n["xnode_union_type"], n["xnode_union"]) for n in nodes
               if n["xnode_union_type"] in ("XNNConv2d", "XNNDepthwiseConv2d", "XNNFullyConnected")]
     ref = folded_layers(model)
     if len(layers) != len(ref):
         print("FAIL %s: %d quantized layers in the blob, %d in the model" % (name, len(layers), len(ref)))
         return bad + 1
     ties = 0
-    for k, (n, (w, b)) in enumerate(zip(layers, ref)):
+    for k, ((kind, n), (w, b)) in enumerate(zip(layers, ref)):
         v = g.vals[n["filter_id"]]
         oc = w.shape[0]
         wf = w.reshape(oc, -1)
         sw = np.maximum(np.abs(wf).max(1) / 127, np.finfo(F32).eps)
-        got = g.data[n["filter_id"]]
-        got = got[0].transpose(2, 0, 1).reshape(oc, -1) if got.shape[0] == 1 and got.ndim == 4 and oc > 1 \
-            else (got.transpose(0, 3, 1, 2) if got.ndim == 4 else got).reshape(oc, -1)
+        got = g.data[n["filter_id"]]  # back to PyTorch's [oc, ...] order (§7)
+        if kind == "XNNDepthwiseConv2d":  # [1, kh, kw, C]
+            got = got[0].transpose(2, 0, 1)
+        elif kind == "XNNConv2d":  # OHWI
+            got = got.transpose(0, 3, 1, 2)
+        got = got.reshape(oc, -1)
         if np.abs(v["scales"] - sw).max() > 1e-5 * sw.max():
             print("FAIL %s layer %d: weight scales off by %g" % (name, k, np.abs(v["scales"] - sw).max()))
             bad += 1
