@@ -16,8 +16,8 @@
  *     below x = -3 both lose ~x^2 ulps to the rounding of their argument (as
  *     float libm code does); they stay within 2e-5 relative there, the
  *     conformance suite's float tolerance for transcendental ops.
- *   add sub mul div neg relu clamp max chan_affine: exact (bit for bit the portable results)
- *   sum, softmax, log_softmax: float accumulation in vector lanes (reordered),
+ *   add sub mul div neg relu clamp max chan_affine axpy: exact (bit for bit the portable results)
+ *   sum, dot, softmax, log_softmax: float accumulation in vector lanes (reordered),
  *     within 1e-5 relative of double.
  * NaN propagates through every function; relu gives +0 for -0.0 (portable). */
 #ifndef PK_CPU_VMATH_H
@@ -47,6 +47,11 @@ typedef struct pk_vmath_f32_table {
   void (*clamp)(size_t n, const float *x, float lo, float hi, float *y);
   pk_vbinary_f32 binary[PK_VB_COUNT][PK_VB_MODES];
   float (*sum)(size_t n, const float *x);
+  /* sum of x[i] * y[i], each product rounded, the sum reordered in lanes as sum's. */
+  float (*dot)(size_t n, const float *x, const float *y);
+  /* y[i] = y[i] + a * x[i], the product rounded then added (no FMA): bit for
+   * bit a mul then an add. */
+  void (*axpy)(size_t n, float a, const float *x, float *y);
   /* The largest element, NaN if any is NaN, -inf for n == 0. */
   float (*max)(size_t n, const float *x);
   /* y = exp(x - max) / sum, and y = x - max - log(sum) (n >= 1). */

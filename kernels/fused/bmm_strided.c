@@ -12,7 +12,7 @@
 
 typedef struct fb_state {
   pk_gemm_f32_args g; /* a.ptr, b.ptr and c set per batch */
-  size_t batches, sb, ws, out_bytes, tmp_bytes;
+  size_t batches, sb, ws, out_bytes;
 } fb_state;
 
 static const ptera_tensor *tensor(ptera_value **args, size_t i) {
@@ -31,14 +31,13 @@ static bool stride(ptera_value **args, size_t i, size_t *out) {
 }
 
 /* A few rows (a decoder step's one query per head) straight from B: the
- * GEMM would pack all of B for them. Where B's rows or columns are
- * contiguous the vector math does the work through tmp (max(K, N) floats):
- * rows, c += a[k] * B[k, :] as a product then a sum, each rounded as the
- * scalar loop's; columns, a[:] * B[:, j] then their sum (reordered in
- * lanes). Otherwise a loop over k in order. */
+ * GEMM would pack all of B for them. Where B's rows are contiguous,
+ * c += a[k] * B[k, :] (axpy, each product rounded then added, as the scalar
+ * loop); where its columns are, c[j] = a . B[:, j] (dot, reordered in lanes).
+ * Otherwise a loop over k in order. */
 #define FB_ROWS_DIRECT 8u
 
-static void rows_direct(const pk_gemm_f32_args *g, float *tmp) {
+static void rows_direct(const pk_gemm_f32_args *g) {
   const pk_vmath_f32_table *vm = pk_vmath_f32();
   const size_t K = g->K, N = g->N, sk = g->b.s_r, sn = g->b.s_c;
   for (size_t r = 0; r < g->M; r++) {
@@ -46,15 +45,9 @@ static void rows_direct(const pk_gemm_f32_args *g, float *tmp) {
     float *c = g->c + r * g->ldc;
     if (sn == 1) {
       memset(c, 0, N * sizeof *c);
-      for (size_t k = 0; k < K; k++) {
-        vm->binary[PK_VB_MUL][PK_VB_SCALAR_A](N, &a[k], g->b.ptr + k * sk, tmp);
-        vm->binary[PK_VB_ADD][PK_VB_RUNS](N, c, tmp, c);
-      }
+      for (size_t k = 0; k < K; k++) vm->axpy(N, a[k], g->b.ptr + k * sk, c);
     } else if (sk == 1) {
-      for (size_t j = 0; j < N; j++) {
-        vm->binary[PK_VB_MUL][PK_VB_RUNS](K, a, g->b.ptr + j * sn, tmp);
-        c[j] = vm->sum(K, tmp);
-      }
+      for (size_t j = 0; j < N; j++) c[j] = vm->dot(K, a, g->b.ptr + j * sn);
     } else {
       for (size_t j = 0; j < N; j++) {
         const float *b = g->b.ptr + j * sn;
@@ -96,14 +89,13 @@ ptera_status pk_fused_bmm_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **a
   s.batches = batches;
   s.sb = sb;
   s.out_bytes = out->numel * sizeof(float);
-  s.tmp_bytes = M <= FB_ROWS_DIRECT ? (K > N ? K : N) * sizeof(float) : 0;
   s.ws = M <= FB_ROWS_DIRECT ? 0 : pk_gemm_f32_workspace(&s.g, ptera_kernel_prepare_thread_count(ctx));
   fb_state *st = ptera_kernel_prepare_alloc(ctx, sizeof *st, 16);
   if (!st)
     return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED, "%s: out of memory",
                                      ptera_kernel_prepare_op_name(ctx));
   *st = s;
-  ptera_kernel_prepare_workspace(ctx, s.ws + 64 + s.out_bytes + 64 + s.tmp_bytes + 64);
+  ptera_kernel_prepare_workspace(ctx, s.ws + 64 + s.out_bytes + 64);
   ptera_kernel_prepare_set_state(ctx, st);
   return PTERA_OK;
 }
@@ -132,11 +124,6 @@ ptera_status pk_fused_bmm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
     return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
                              "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",
                              ptera_kernel_op_name(ctx), s->out_bytes);
-  float *tmp = s->tmp_bytes ? ptera_kernel_temp(ctx, s->tmp_bytes, 64) : NULL;
-  if (s->tmp_bytes && !tmp)
-    return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
-                             "%s: needs %zu bytes of kernel scratch (raise ptera_method_options.temp_size)",
-                             ptera_kernel_op_name(ctx), s->tmp_bytes);
   pk_gemm_f32_args g = s->g;
   const float *ap = a->data, *bp = src->data;
   for (size_t i = 0; i < s->batches; i++) {
@@ -144,7 +131,7 @@ ptera_status pk_fused_bmm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
     g.b.ptr = bp + i * s->sb;
     g.c = c + i * g.M * g.N;
     if (g.M <= FB_ROWS_DIRECT)
-      rows_direct(&g, tmp);
+      rows_direct(&g);
     else
       pk_gemm_f32_run(&g, ws, ctx);
   }

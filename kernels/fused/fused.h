@@ -57,4 +57,14 @@ PT_FUNC ptera_status pk_fused_bmm_prepare(ptera_kernel_prepare_ctx *ctx, ptera_v
                                           size_t nargs);
 PT_FUNC ptera_status pk_fused_bmm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
 
+/* [div | mul] by a Scalar -> [add a mask] -> _softmax over the last dim:
+ * out = softmax(in / scale + mask) (in * scale when divide is false), the
+ * scale as float. f32 tensors of static shapes, in and out contiguous of
+ * one shape; the mask (None when absent) of in's shape or one row of the
+ * last dim's length (every other size 1). */
+enum { PK_FS_IN, PK_FS_SCALE, PK_FS_DIVIDE, PK_FS_MASK, PK_FS_OUT, PK_FS_NARGS };
+PT_FUNC ptera_status pk_fused_softmax_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args,
+                                              size_t nargs);
+PT_FUNC ptera_status pk_fused_softmax_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
+
 #endif

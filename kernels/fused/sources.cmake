@@ -8,4 +8,5 @@ set(SOURCES
   bmm_strided.c
   conv_bn_act.c
   linear_act.c
+  scale_softmax.c
 )

@@ -10,7 +10,8 @@
 #include "runtime/kernel_ctx.h"
 
 static const pr_fuse_matcher matchers[] = {pr_fuse_match_conv, pr_fuse_match_linear,
-                                              pr_fuse_match_add, pr_fuse_match_bmm};
+                                              pr_fuse_match_add, pr_fuse_match_bmm,
+                                              pr_fuse_match_softmax};
 
 /* Jumps and moves make value flow depend on the path taken: such chains
  * run as written. */

@@ -153,5 +153,7 @@ PT_FUNC ptera_status pr_fuse_match_bmm(ptera_method *m, const pf_chain *chain, u
                                        pr_fuse_match *mt, bool *found);
 PT_FUNC ptera_status pr_fuse_match_linear(ptera_method *m, const pf_chain *chain, uint32_t k,
                                           pr_fuse_match *mt, bool *found);
+PT_FUNC ptera_status pr_fuse_match_softmax(ptera_method *m, const pf_chain *chain, uint32_t k,
+                                           pr_fuse_match *mt, bool *found);
 
 #endif

@@ -16,6 +16,7 @@ set(SOURCES
   fuse_conv.c
   fuse_inplace.c
   fuse_linear.c
+  fuse_softmax.c
   fuse_match.c
   fuse_safety.c
   fuse_view.c

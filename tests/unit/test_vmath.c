@@ -146,7 +146,7 @@ static void check_table(const pk_vmath_f32_table *t, const char *isa) {
   CHECK(bad == 0);
   if (bad) printf("  %s: %d exact-op mismatches\n", isa, bad);
 
-  /* reductions: max (NaN propagates), sum (reordered, relative to the magnitudes) */
+  /* reductions: max (NaN propagates), sum and dot (reordered, relative to the magnitudes) */
   for (size_t n = 0; n < 70; n++) {
     float mx = -INFINITY;
     double s = 0.0, sa = 0.0;
@@ -158,9 +158,30 @@ static void check_table(const pk_vmath_f32_table *t, const char *isa) {
     }
     CHECK(t->max(n, a) == mx);
     CHECK(fabs(t->sum(n, a) - s) <= 1e-6 * sa + 1e-30);
+    /* dot against double, relative to the products' magnitudes; axpy bit for
+     * bit a product then an add */
+    double d = 0.0, da = 0.0;
+    for (size_t i = 0; i < n; i++) {
+      b[i] = (float)((double)((next_u32() % 2001u)) / 300.0 - 3.0);
+      d += (double)a[i] * b[i];
+      da += fabs((double)a[i] * b[i]);
+      y[i] = (float)((double)((next_u32() % 2001u)) / 50.0 - 20.0);
+    }
+    CHECK(fabs(t->dot(n, a, b) - d) <= 1e-6 * da + 1e-30);
+    float want[70], alpha = (float)((double)(next_u32() % 2001u) / 700.0 - 1.5);
+    for (size_t i = 0; i < n; i++) {
+      float p = alpha * b[i];
+      want[i] = y[i] + p;
+    }
+    t->axpy(n, alpha, b, y);
+    CHECK(n == 0 || memcmp(want, y, n * sizeof(float)) == 0);
     if (n > 0) {
       a[n / 2] = NAN;
       CHECK(isnan(t->max(n, a)));
+      CHECK(isnan(t->dot(n, a, b)));
+      a[n / 2] = INFINITY;
+      b[n / 2] = -1.0f;
+      CHECK(t->dot(n, a, b) == -INFINITY);
     }
   }
   /* softmax rows against double; NaN or +inf anywhere makes the row NaN; all -inf is NaN */

@@ -237,6 +237,27 @@ static float vm_sum(size_t n, const float *x) {
   return HSUM(ADD(s0, s1));
 }
 
+static float vm_dot(size_t n, const float *x, const float *y) {
+  VF s0 = DUP(0.0f), s1 = DUP(0.0f);
+  size_t i = 0;
+  for (; i + 2 * W <= n; i += 2 * W) {
+    s0 = ADD(s0, MUL(LD(x + i), LD(y + i)));
+    s1 = ADD(s1, MUL(LD(x + i + W), LD(y + i + W)));
+  }
+  for (; i < n; i += W) s0 = ADD(s0, MUL(vm_load_fill(x, i, n, 0.0f), vm_load_fill(y, i, n, 0.0f)));
+  return HSUM(ADD(s0, s1));
+}
+
+static void vm_axpy(size_t n, float a, const float *x, float *y) {
+  VF va = DUP(a);
+  size_t i = 0;
+  for (; i + W <= n; i += W) ST(y + i, ADD(LD(y + i), MUL(va, LD(x + i))));
+  for (; i < n; i++) {
+    float p = a * x[i];
+    y[i] = y[i] + p;
+  }
+}
+
 static float vm_max(size_t n, const float *x) {
   VF m = DUP(-INFINITY);
   VM nan = LT(m, m); /* all clear */
@@ -346,5 +367,5 @@ static void vm_chan_affine_v(size_t n, const float *x, const float *m, const flo
        {vm_sub_rr, vm_sub_rs, vm_sub_sr},                                          \
        {vm_mul_rr, vm_mul_rs, vm_mul_sr},                                          \
        {vm_div_rr, vm_div_rs, vm_div_sr}},                                         \
-      vm_sum,      vm_max,      vm_softmax,     vm_log_softmax,  vm_norm_apply,  \
+      vm_sum,      vm_dot,      vm_axpy,     vm_max,      vm_softmax,     vm_log_softmax,  vm_norm_apply,  \
       vm_chan_affine, vm_chan_affine_v};
