@@ -3,7 +3,7 @@
 
   WORK/res/<model>.<runtime>.<threads>.json   one timing object per run
       (`ptera bench --json`, torch_bench.py, ort_bench.js), or a .err file
-  WORK/res/peak.<threads>.json                 FMA peak (from gemm_bench)
+  WORK/res/peak.<threads>.json                 FMA peak, memory read GB/s (from gemm_bench)
   WORK/<model>/ref_<k>.npy                     PyTorch eager's outputs
   WORK/<model>/meta.json                       (M, N, K) of the GEMM models
   WORK/<model>/ptera_out/output_<k>.npy, WORK/<model>/ort_out/output_<k>.npy
@@ -19,6 +19,9 @@ import sys
 import numpy as np
 
 RUNTIMES = ("ptera", "torch", "ort")
+
+
+GEMV_BYTES = 4096 * 4096 * 4  # the weights one GEMV 4096 call reads
 
 
 def load(path):
@@ -120,6 +123,13 @@ def main():
         peak = load(os.path.join(a.work, "res", f"peak.{t}.json"))
         if peak:
             print(f"FP32 FMA peak, {t} thread(s): {peak['gflops']:.1f} GFLOP/s ({peak['isa']})")
+        if peak and peak.get("read_gbs"):
+            line = f"memory read loop, {t} thread(s): {peak['read_gbs']:.1f} GB/s"
+            for r in rows:
+                if r["model"] == "gemv4096" and r["threads"] == t and r["ptera"]:
+                    gbs = GEMV_BYTES / (r["ptera"]["median_ms"] * 1e-3) / 1e9
+                    line += f"; GEMV 4096 on ptera streams {gbs:.1f} GB/s ({100.0 * gbs / peak['read_gbs']:.0f} %)"
+            print(line)
     blas = sorted({r["torch"].get("blas") or "?" for r in rows if r["torch"]})
     if blas:
         print("PyTorch's BLAS: " + "; ".join(blas))

@@ -56,7 +56,8 @@ cmake -S "$REPO" -B "$REPO/build-release" -G Ninja -DCMAKE_BUILD_TYPE=Release -D
 cmake --build "$REPO/build-release" >/dev/null
 PTERA=$REPO/build-release/ptera
 
-# The FP32 FMA peak per thread count: gemm_bench's register-only loop (it
+# The FP32 FMA peak and the memory read bandwidth per thread count:
+# gemm_bench's register-only loop and its plain read loop over 64 MiB (it
 # also times ptera's GEMM layer alone; its whole output is kept).
 MAXT=$(printf '%s\n' $THREADS | sort -n | tail -1)
 echo "== FMA peak (gemm_bench $MAXT)"
@@ -66,7 +67,10 @@ awk -v dir="$WORK/res" '
   /^threads [0-9]+:/ { t = $2; sub(":", "", t) }
   /FMA peak, registers only/ {
     for (i = 1; i <= NF; i++) if ($i == "GFLOP/s") g = $(i - 1)
-    printf "{\"isa\": \"%s\", \"threads\": %s, \"gflops\": %s}\n", isa, t, g > (dir "/peak." t ".json")
+  }
+  /memory read loop/ {
+    for (i = 1; i <= NF; i++) if ($i == "GB/s") r = $(i - 1)
+    printf "{\"isa\": \"%s\", \"threads\": %s, \"gflops\": %s, \"read_gbs\": %s}\n", isa, t, g, r > (dir "/peak." t ".json")
   }' "$WORK/res/gemm_bench.txt"
 
 echo "== onnxruntime-node $ORT_VERSION (in $CACHE)"

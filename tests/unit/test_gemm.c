@@ -3,7 +3,8 @@
  * every tile edge and the KC/MC/NC block edges (and K = 0), A and B strided,
  * transposed or prepacked, bias per row and/or column, clamp, ldc > N (the
  * columns past N must stay untouched), 1-, 2- and 3-way thread splits, and
- * the small-M path's k blocks (16·KC) for an unpacked B.
+ * the small-M path's k blocks (16·KC) for an unpacked B, and every row count
+ * of the skinny path (M = 1..8 within one A panel: row kernel or exact-row main).
  * PTERA_GEMM_TEST_CASES sets the number of random cases per ISA (default 60). */
 #include "check.h"
 
@@ -171,7 +172,7 @@ int main(void) {
     const size_t MR = kn->mr, NR = kn->nr, KC = kn->kc, MC = kn->mc, NC = kn->nc;
     size_t cases = 0, passed = 0;
     /* Every tile edge, in every operand mode. */
-    const size_t ms[] = {1, 2, 3, MR - 1, MR, MR + 1, 2 * MR + 1};
+    const size_t ms[] = {1, 2, 3, 4, 5, 6, 7, 8, MR - 1, MR, MR + 1, 2 * MR + 1}; /* 2..8: the skinny path */
     const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 3};
     const size_t ks[] = {0, 1, 3, 17};
     size_t i = 0;

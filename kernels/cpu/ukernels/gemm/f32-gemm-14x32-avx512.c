@@ -1,22 +1,43 @@
 /* f32 GEMM micro-kernel, AVX-512F, 14×32 tile: 28 zmm accumulators (14 rows
  * × 2 vectors of 16 columns) + 2 for B, one broadcast of A folded into each
  * FMA, so both FMA pipes stay fed from 2 vector loads and 14 broadcasts per
- * step of k. Partial tiles use column masks and row guards (gemm_ukernel.h). */
+ * step of k. Partial tiles use column masks; a tile of fewer rows runs a copy
+ * of the loop for exactly that many (a skinny product, M = 2..8 tokens, then
+ * costs its own rows' FMAs, not 14 rows'). */
 #include <immintrin.h>
 
 #include "cpu/gemm_ukernel.h"
 
-enum { MR = 14, NV = 2, NR = 16 * NV };
+enum { MR = 14, NV = 2, NR = 16 * NV, SKINNY = 8, PF_AHEAD = 16 };
 
 static __mmask16 column_mask(size_t nr, size_t v) {
   size_t left = nr > 16 * v ? nr - 16 * v : 0;
   return left >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << left) - 1u);
 }
 
-void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t) {
+/* One step of k for the first rows rows: acc += a[i] * b. */
+static inline __attribute__((always_inline)) void step(const float *a, const float *b, __m512 acc[MR][NV],
+                                                       const int rows) {
+  __m512 bv[NV];
+  if (rows <= SKINNY) { /* few rows: B streams from memory */
+    _mm_prefetch((const char *)(b + PF_AHEAD * NR), _MM_HINT_T0);
+    _mm_prefetch((const char *)(b + PF_AHEAD * NR + 16), _MM_HINT_T0);
+  }
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; v++) bv[v] = _mm512_loadu_ps(b + 16 * v);
+#pragma GCC unroll 16
+  for (int i = 0; i < rows; i++) {
+    __m512 ai = _mm512_set1_ps(a[i]);
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; v++) acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
+  }
+}
+
+/* The tile for rows = 1 .. MR, inlined with rows a constant. */
+static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t, const int rows) {
   __m512 acc[MR][NV];
 #pragma GCC unroll 16
-  for (int i = 0; i < MR; i++)
+  for (int i = 0; i < rows; i++)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; v++) acc[i][v] = _mm512_setzero_ps();
   if (t->load_c) /* C comes back from a previous k block, likely out of cache: overlap its load */
@@ -25,17 +46,23 @@ void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t) {
       _mm_prefetch((const char *)(t->c + i * t->ldc + 16), _MM_HINT_T0);
     }
   const float *a = t->a, *b = t->b;
-  for (size_t k = 0; k < t->kc; k++, a += MR, b += NR) {
-    __m512 bv[NV];
+  size_t k = 0;
+  if (rows < 4) { /* under 8 accumulators cannot cover the FMA latency: two sets, even and odd k */
+    __m512 odd[MR][NV];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) bv[v] = _mm512_loadu_ps(b + 16 * v);
-#pragma GCC unroll 16
-    for (int i = 0; i < MR; i++) {
-      __m512 ai = _mm512_set1_ps(a[i]);
+    for (int i = 0; i < rows; i++)
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; v++) acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
+      for (int v = 0; v < NV; v++) odd[i][v] = _mm512_setzero_ps();
+    for (; k + 2 <= t->kc; k += 2, a += 2 * MR, b += 2 * NR) {
+      step(a, b, acc, rows);
+      step(a + MR, b + NR, odd, rows);
     }
+#pragma GCC unroll 4
+    for (int i = 0; i < rows; i++)
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; v++) acc[i][v] = _mm512_add_ps(acc[i][v], odd[i][v]);
   }
+  for (; k < t->kc; k++, a += MR, b += NR) step(a, b, acc, rows);
   __mmask16 mask[NV];
   __m512 bias_n[NV];
 #pragma GCC unroll 4
@@ -46,8 +73,7 @@ void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t) {
   }
   const __m512 lo = _mm512_set1_ps(t->min), hi = _mm512_set1_ps(t->max);
 #pragma GCC unroll 16
-  for (int i = 0; i < MR; i++) {
-    if ((size_t)i >= t->mr) break;
+  for (int i = 0; i < rows; i++) {
     float *c = t->c + (size_t)i * t->ldc;
     __m512 bm = _mm512_set1_ps(t->bias_m && !t->load_c ? t->bias_m[i] : 0.0f);
 #pragma GCC unroll 4
@@ -57,5 +83,24 @@ void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t) {
       if (t->clamp) x = _mm512_min_ps(hi, _mm512_max_ps(lo, x));
       _mm512_mask_storeu_ps(c + 16 * v, mask[v], x);
     }
+  }
+}
+
+void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t) {
+  switch (t->mr) {
+    case 1: tile(t, 1); break;
+    case 2: tile(t, 2); break;
+    case 3: tile(t, 3); break;
+    case 4: tile(t, 4); break;
+    case 5: tile(t, 5); break;
+    case 6: tile(t, 6); break;
+    case 7: tile(t, 7); break;
+    case 8: tile(t, 8); break;
+    case 9: tile(t, 9); break;
+    case 10: tile(t, 10); break;
+    case 11: tile(t, 11); break;
+    case 12: tile(t, 12); break;
+    case 13: tile(t, 13); break;
+    default: tile(t, MR); break;
   }
 }
