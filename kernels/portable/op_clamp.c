@@ -6,6 +6,7 @@
 #include <float.h>
 
 #include "builtin.h"
+#include "portable/util/fast_f32.h"
 #include "portable/util/pk.h"
 
 /* NaN-propagating max/min. */
@@ -78,6 +79,13 @@ ptera_status pk_clamp_out(ptera_kernel_ctx *ctx, ptera_value **args, size_t narg
   switch (pk_compute_type(common)) {
     case PK_CT_F32: {
       float l = (float)pk_scalar_f64(&lo), h = (float)pk_scalar_f64(&hi);
+      /* The vector clamp keeps NaN of x but keeps x, not the bound, on a
+       * tie: the two differ only for a zero bound meeting a zero of the
+       * other sign, so a zero or NaN bound takes the loop. */
+      bool fast_ok = (!has_lo || (l != 0.0f && !isnan(l))) && (!has_hi || (h != 0.0f && !isnan(h)));
+      if (id == PTERA_DTYPE_FLOAT && od == PTERA_DTYPE_FLOAT && fast_ok &&
+          pk_fast_clamp_f32(ctx, in, has_lo ? l : -INFINITY, has_hi ? h : INFINITY, out))
+        break;
       PK_ITER_FOR(it) {
         float v = pk_load_f32(PK_PTR(in->data, it, 1), id);
         if (has_lo) v = cmax_f(v, l);

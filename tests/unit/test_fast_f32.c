@@ -196,7 +196,7 @@ static void test_binary(void) {
 typedef struct un_cx {
   const char *op;
   shape a, o;
-  int extra; /* 0 none, 1 gelu "none", 2 gelu "tanh", 3 hardtanh */
+  int extra; /* 0 none, 1 gelu "none", 2 gelu "tanh", 3 hardtanh, 4.. clamp (bounds below) */
 } un_cx;
 
 static ptera_status run_un(void *v, float *const *outs) {
@@ -210,6 +210,15 @@ static ptera_status run_un(void *v, float *const *outs) {
     return KT_CALL(c->op, a, s, out, out);
   }
   if (c->extra == 3) return KT_CALL(c->op, a, kt_dbl(-0.5), kt_dbl(1.25), out, out);
+  if (c->extra >= 4) { /* clamp: a zero bound meets -0.0 inputs; one bound only; lo > hi; an Int bound */
+    switch (c->extra) {
+      case 4: return KT_CALL(c->op, a, kt_dbl(0.0), kt_none(), out, out);
+      case 5: return KT_CALL(c->op, a, kt_none(), kt_dbl(-0.0), out, out);
+      case 6: return KT_CALL(c->op, a, kt_dbl(-0.5), kt_dbl(1.25), out, out);
+      case 7: return KT_CALL(c->op, a, kt_dbl(1.0), kt_dbl(-1.0), out, out);
+      default: return KT_CALL(c->op, a, kt_int(-1), kt_dbl(NAN), out, out);
+    }
+  }
   return KT_CALL(c->op, a, out, out);
 }
 
@@ -222,7 +231,9 @@ static void test_unary(void) {
              {"aten::sigmoid.out", 0, 2e-5, 1e-6}, {"aten::rsqrt.out", 0, 2e-5, 1e-6},
              {"aten::relu.out", 0, -1, 0},         {"aten::neg.out", 0, -1, 0},
              {"aten::gelu.out", 1, 1e-5, 1e-6},    {"aten::gelu.out", 2, 1e-5, 1e-6},
-             {"aten::hardtanh.out", 3, -1, 0}};
+             {"aten::hardtanh.out", 3, -1, 0},     {"aten::clamp.out", 4, -1, 0},
+             {"aten::clamp.out", 5, -1, 0},        {"aten::clamp.out", 6, -1, 0},
+             {"aten::clamp.out", 7, -1, 0},        {"aten::clamp.out", 8, -1, 0}};
   for (int trial = 0; trial < 24; trial++) {
     fill(true);
     un_cx c;
