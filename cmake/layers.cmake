@@ -93,7 +93,7 @@ ptera_layer(format DIR src/format INCLUDES ${PTERA_SEES_CORE} ${PTERA_SEES_FORMA
 set(_ptera_runtime_excluded ${_ptera_no_pool})
 if(NOT PTERA_FUSION)
   list(APPEND _ptera_runtime_excluded fuse.c fuse_conv.c fuse_linear.c fuse_match.c fuse_safety.c fuse_add.c
-       fuse_alias.c fuse_bmm.c fuse_inplace.c fuse_view.c fuse_softmax.c)
+       fuse_alias.c fuse_bmm.c fuse_inplace.c fuse_view.c fuse_softmax.c fuse_rms_norm.c)
 endif()
 ptera_layer(runtime DIR src/runtime EXCLUDE ${_ptera_runtime_excluded} INCLUDES ${PROJECT_SOURCE_DIR}/src
             ${PROJECT_SOURCE_DIR}/kernels/fused)

@@ -67,4 +67,15 @@ PT_FUNC ptera_status pk_fused_softmax_prepare(ptera_kernel_prepare_ctx *ctx, pte
                                               size_t nargs);
 PT_FUNC ptera_status pk_fused_softmax_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
 
+/* pow(x, 2) -> mean(-1, keepdim) -> add(eps) -> rsqrt -> mul(x) -> [mul(w)]
+ * (RMSNorm as exported): per row of x's last dim, y = (x * r) * w with
+ * r = rsqrt(sum(x * x) / D + eps), each step rounded as the portable fast
+ * paths' (the same vector loops). f32, contiguous, static: x and out of one
+ * shape [.., D], w None or [D]; eps a Double (read as float, as add.Scalar).
+ * out may share x's or w's memory (staged). */
+enum { PK_FR_X, PK_FR_W, PK_FR_EPS, PK_FR_OUT, PK_FR_NARGS };
+PT_FUNC ptera_status pk_fused_rms_norm_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args,
+                                               size_t nargs);
+PT_FUNC ptera_status pk_fused_rms_norm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
+
 #endif

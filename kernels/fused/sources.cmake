@@ -8,5 +8,6 @@ set(SOURCES
   bmm_strided.c
   conv_bn_act.c
   linear_act.c
+  rms_norm.c
   scale_softmax.c
 )

@@ -11,7 +11,8 @@
 
 static const pr_fuse_matcher matchers[] = {pr_fuse_match_conv, pr_fuse_match_linear,
                                               pr_fuse_match_add, pr_fuse_match_bmm,
-                                              pr_fuse_match_softmax};
+                                              pr_fuse_match_softmax,
+                                              pr_fuse_match_rms_norm};
 
 /* Jumps and moves make value flow depend on the path taken: such chains
  * run as written. */

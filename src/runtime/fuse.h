@@ -155,5 +155,7 @@ PT_FUNC ptera_status pr_fuse_match_linear(ptera_method *m, const pf_chain *chain
                                           pr_fuse_match *mt, bool *found);
 PT_FUNC ptera_status pr_fuse_match_softmax(ptera_method *m, const pf_chain *chain, uint32_t k,
                                            pr_fuse_match *mt, bool *found);
+PT_FUNC ptera_status pr_fuse_match_rms_norm(ptera_method *m, const pf_chain *chain, uint32_t k,
+                                            pr_fuse_match *mt, bool *found);
 
 #endif
