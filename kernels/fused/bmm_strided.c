@@ -59,6 +59,31 @@ static void rows_direct(const pk_gemm_f32_args *g) {
   }
 }
 
+typedef struct fb_job {
+  const fb_state *s;
+  const float *a, *b;
+  float *c;
+} fb_job;
+
+#define FB_GRAIN 16384u /* multiply-adds per task, at least */
+
+/* Batch i's product. */
+static pk_gemm_f32_args batch(const fb_job *j, size_t i) {
+  pk_gemm_f32_args g = j->s->g;
+  g.a.ptr = j->a + i * g.M * g.K;
+  g.b.ptr = j->b + i * j->s->sb;
+  g.c = j->c + i * g.M * g.N;
+  return g;
+}
+
+static void direct_batches(void *arg, size_t begin, size_t end) {
+  const fb_job *j = arg;
+  for (size_t i = begin; i < end; i++) {
+    pk_gemm_f32_args g = batch(j, i);
+    rows_direct(&g);
+  }
+}
+
 ptera_status pk_fused_bmm_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
   if (nargs != PK_FB_NARGS) return PTERA_OK;
   const ptera_tensor *a = tensor(args, PK_FB_A), *src = tensor(args, PK_FB_SRC);
@@ -124,16 +149,16 @@ ptera_status pk_fused_bmm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
     return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
                              "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",
                              ptera_kernel_op_name(ctx), s->out_bytes);
-  pk_gemm_f32_args g = s->g;
-  const float *ap = a->data, *bp = src->data;
-  for (size_t i = 0; i < s->batches; i++) {
-    g.a.ptr = ap + i * g.M * g.K;
-    g.b.ptr = bp + i * s->sb;
-    g.c = c + i * g.M * g.N;
-    if (g.M <= FB_ROWS_DIRECT)
-      rows_direct(&g);
-    else
+  fb_job j = {s, a->data, src->data, c};
+  if (s->g.M <= FB_ROWS_DIRECT) {
+    /* the batches (a step's heads) over the pool */
+    size_t per = s->g.M * s->g.K * s->g.N;
+    ptera_kernel_parallel_for(ctx, s->batches, per >= FB_GRAIN ? 1 : FB_GRAIN / per, direct_batches, &j);
+  } else {
+    for (size_t i = 0; i < s->batches; i++) {
+      pk_gemm_f32_args g = batch(&j, i);
       pk_gemm_f32_run(&g, ws, ctx);
+    }
   }
   if (stage) memcpy(out, c, s->out_bytes);
   return PTERA_OK;
