@@ -56,16 +56,26 @@ typedef struct tr_job {
   bool to_nhwc;
 } tr_job;
 
+/* In TR x TR blocks, so the lines each block reads and writes stay in L1
+ * (a plain loop over one channel's pixels writes a new line per pixel). */
+#define TR 16u
+
 static void tr_task(void *arg, size_t begin, size_t end) {
   const tr_job *j = arg;
   size_t C = j->C, P = j->P;
-  for (size_t c = 0; c < C; c++)
-    for (size_t p = begin; p < end; p++) {
-      if (j->to_nhwc)
-        j->dst[p * C + c] = j->src[c * P + p];
-      else
-        j->dst[c * P + p] = j->src[p * C + c];
+  for (size_t p0 = begin; p0 < end; p0 += TR) {
+    size_t p1 = p0 + TR < end ? p0 + TR : end;
+    for (size_t c0 = 0; c0 < C; c0 += TR) {
+      size_t c1 = c0 + TR < C ? c0 + TR : C;
+      if (j->to_nhwc) {
+        for (size_t p = p0; p < p1; p++)
+          for (size_t c = c0; c < c1; c++) j->dst[p * C + c] = j->src[c * P + p];
+      } else {
+        for (size_t c = c0; c < c1; c++)
+          for (size_t p = p0; p < p1; p++) j->dst[c * P + p] = j->src[p * C + c];
+      }
     }
+  }
 }
 
 void pk_conv2d_dwcl_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
