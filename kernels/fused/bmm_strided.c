@@ -36,6 +36,15 @@ static bool stride(ptera_value **args, size_t i, size_t *out) {
  * loop); where its columns are, c[j] = a . B[:, j] (dot, reordered in lanes).
  * Otherwise a loop over k in order. */
 #define FB_ROWS_DIRECT 8u
+/* Runs of B ahead to prefetch: a cache's rows are strided (one head's slice
+ * of each position), read once per step, and out of cache after the
+ * weights streamed through. */
+#define FB_AHEAD 8u
+
+static void prefetch_run(const float *p, size_t n) {
+  for (size_t i = 0; i < n; i += 16) __builtin_prefetch(p + i);
+  __builtin_prefetch(p + n - 1);
+}
 
 static void rows_direct(const pk_gemm_f32_args *g) {
   const pk_vmath_f32_table *vm = pk_vmath_f32();
@@ -45,9 +54,15 @@ static void rows_direct(const pk_gemm_f32_args *g) {
     float *c = g->c + r * g->ldc;
     if (sn == 1) {
       memset(c, 0, N * sizeof *c);
-      for (size_t k = 0; k < K; k++) vm->axpy(N, a[k], g->b.ptr + k * sk, c);
+      for (size_t k = 0; k < K; k++) {
+        if (k + FB_AHEAD < K) prefetch_run(g->b.ptr + (k + FB_AHEAD) * sk, N);
+        vm->axpy(N, a[k], g->b.ptr + k * sk, c);
+      }
     } else if (sk == 1) {
-      for (size_t j = 0; j < N; j++) c[j] = vm->dot(K, a, g->b.ptr + j * sn);
+      for (size_t j = 0; j < N; j++) {
+        if (j + FB_AHEAD < N) prefetch_run(g->b.ptr + (j + FB_AHEAD) * sn, K);
+        c[j] = vm->dot(K, a, g->b.ptr + j * sn);
+      }
     } else {
       for (size_t j = 0; j < N; j++) {
         const float *b = g->b.ptr + j * sn;
