@@ -1,7 +1,9 @@
 /* View elision (passes.h): a copy that only reshapes contiguous data
  *
  *      out = aten::view_copy(self, size)       (also squeeze_copy, unsqueeze_copy,
- *                                               alias_copy)
+ *                                               alias_copy, and expand_copy where
+ *                                               out has self's numel: no dim
+ *                                               broadcast, at most size-1 dims added)
  *   becomes
  *      out = executorch_prim::et_view(self, [out's sizes])
  *
@@ -23,7 +25,8 @@ static const char ET_VIEW[] = "executorch_prim::et_view.default";
 static bool is_view_copy(const char *op) {
   static const char *const ops[] = {"aten::view_copy.out", "aten::squeeze_copy.dims_out",
                                     "aten::squeeze_copy.dim_out", "aten::squeeze_copy.out",
-                                    "aten::unsqueeze_copy.out", "aten::alias_copy.out"};
+                                    "aten::unsqueeze_copy.out", "aten::alias_copy.out",
+                                    "aten::expand_copy.out"};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (strcmp(op, ops[i]) == 0) return true;
   return false;

@@ -102,6 +102,53 @@ static void test_kept(void) {
   pc_graph_free(g);
 }
 
+/*  n0 a = relu(x)                              x: [1, 4] (broadcast: [2, 4])
+ *  n1 v = expand_copy(a, [1, 1, 4] or [2, 4])   -> et_view when v has a's numel
+ *  n2 y = mul(v, v)
+ * With x = {-1, 2, -3, 4}: y = {0, 4, 0, 16} (twice when broadcast). */
+static pc_graph *expand_graph(bool broadcast) {
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 2, IDS(1, 4), PC_T_ACTIVATION, NULL, 0, NULL);
+  int32_t a = pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 2, IDS(1, 4), PC_T_ACTIVATION, NULL, 0, NULL);
+  int32_t v = broadcast ? pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 2, IDS(2, 4), PC_T_ACTIVATION, NULL, 0, NULL)
+                        : pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 3, IDS(1, 1, 4), PC_T_ACTIVATION, NULL, 0, NULL);
+  int32_t y = broadcast ? pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 2, IDS(2, 4), PC_T_ACTIVATION, NULL, 0, NULL)
+                        : pc_graph_tensor(g, PTERA_DTYPE_FLOAT, 3, IDS(1, 1, 4), PC_T_ACTIVATION, NULL, 0, NULL);
+  int32_t size = broadcast ? pc_graph_ints(g, (const int64_t[]){2, 4}, 2)
+                           : pc_graph_ints(g, (const int64_t[]){1, 1, 4}, 3);
+  int32_t no = pc_graph_bool(g, false);
+  pc_graph_set_inputs(g, &x, 1);
+  pc_graph_call(g, "aten::relu.out", IDS(x, a), W(0, 1), 2);
+  pc_graph_call(g, "aten::expand_copy.out", IDS(a, size, no, v), W(0, 0, 0, 1), 4);
+  pc_graph_call(g, "aten::mul.out", IDS(v, v, y), W(0, 0, 1), 3);
+  pc_graph_set_outputs(g, &y, 1);
+  return g;
+}
+
+static void test_expand(void) {
+  for (int broadcast = 0; broadcast < 2; broadcast++) {
+    pc_graph *g = expand_graph(broadcast);
+    pc_compile_options o = cu_options(PC_BACKEND_NONE);
+    o.weight_keys = PC_WEIGHT_KEYS_FQN;
+    pc_compile_result r;
+    if (!cu_compile(g, &o, &r)) {
+      pc_graph_free(g);
+      continue;
+    }
+    CHECK(r.methods[0].passes.elided_views == (broadcast ? 0u : 1u));
+    ptera_program *prog;
+    ptera_method *m;
+    const float x[4] = {-1, 2, -3, 4}, want[4] = {0, 4, 0, 16};
+    const ptera_tensor *y = cu_run_forward(&r, x, 2, IDS(1, 4), broadcast ? 8 : 4, &prog, &m);
+    if (y)
+      for (size_t i = 0; i < y->numel; i++) CHECK(((const float *)y->data)[i] == want[i % 4]);
+    ptera_method_destroy(m);
+    ptera_program_destroy(prog);
+    pc_compile_result_free(&r);
+    pc_graph_free(g);
+  }
+}
+
 /* Compiles, loads and runs view_graph(inplace_after) with or without the
  * pass and checks output 0. */
 static void run(bool inplace_after, bool no_views, const float *want) {
@@ -134,5 +181,6 @@ int main(void) {
   run(false, false, want);
   run(false, true, want);
   run(true, false, want); /* the copy is kept: y was computed before a += a */
+  test_expand();
   return check_summary("view_elide");
 }
