@@ -340,9 +340,22 @@ static ptera_status xnn_init(ptera_backend_init_ctx *ctx, const void *blob, size
     pt_arena_release(&arena);
     return st;
   }
+  /* the arguments execute writes: the external outputs (the runtime may
+   * then update a cache the graph only reads in place) */
+  uint32_t *written = pt_arena_array(&g->arena, g->noutputs ? g->noutputs : 1, sizeof *written, 4);
+  if (!written) {
+    arena = g->arena;
+    pt_arena_release(&arena);
+    pt_fail(&e, PTERA_MEMORY_ALLOCATION_FAILED, "XNNPACK: out of memory");
+    pt_err_copy(&e, ctx->message, ctx->message_size);
+    return PTERA_MEMORY_ALLOCATION_FAILED;
+  }
+  for (uint32_t i = 0; i < g->noutputs; i++) written[i] = g->v[g->outputs[i]].def->external_id;
   g->msg = NULL;
   g->msg_size = 0;
   ctx->temp_bytes = g->temp_need;
+  ctx->written_args = written;
+  ctx->num_written_args = g->noutputs;
   *out_handle = g;
   return PTERA_OK;
 }

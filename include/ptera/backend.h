@@ -15,9 +15,11 @@ extern "C" {
 #endif
 
 /* Version 2 added the fields marked "v2" to the two context structs (at
- * their ends). Backends built against version 1 still register and run: they
- * never read the new fields. */
-#define PTERA_BACKEND_ABI_VERSION 2u
+ * their ends), version 3 the init context's "v3" ones. Backends built against
+ * an older version still register and run: they never read the new fields,
+ * and the runtime reads a field a backend sets only from backends of its
+ * version or later. */
+#define PTERA_BACKEND_ABI_VERSION 3u
 #define PTERA_BACKEND_ABI_VERSION_MIN 1u
 
 /* The method's thread pool (include/ptera/threadpool.h); NULL = one thread. */
@@ -50,6 +52,12 @@ typedef struct ptera_backend_init_ctx {
   size_t temp_bytes;                  /* out: scratch execute needs in exec ctx->temp (default 0) */
   uint64_t max_memory_bytes;          /* cap on the handle's own buffers (the program's
                                          max_planned_bytes); 0 = none. Past it: OutOfResources */
+  /* v3 */
+  const uint32_t *written_args;       /* out: the indices of execute's args the delegate may
+                                         write (its outputs), valid until destroy; NULL (the
+                                         default) = any tensor argument may be written. Lets
+                                         the runtime update a KV cache in place around it */
+  size_t num_written_args;
 } ptera_backend_init_ctx;
 
 typedef struct ptera_backend_exec_ctx {

@@ -122,7 +122,8 @@ PT_FUNC int32_t pr_alias_root(const ptera_method *m, const pr_alias_map *am, int
 PT_FUNC bool pr_alias_from(const ptera_method *m, const pr_alias_map *am, int32_t x, int32_t v);
 /* Whether instruction in may write the bytes of a value that shows v's
  * bytes through views made from v: one is (or a list holding one is) its
- * return slot (first argument for et_copy_index); a delegate: any argument.
+ * return slot (first argument for et_copy_index); a delegate: one of the
+ * arguments its backend said it writes (ABI v3), else any argument.
  * et_view writes no bytes. */
 PT_FUNC bool pr_alias_writes(const ptera_method *m, const pr_alias_map *am, const pf_instr *in,
                              int32_t v);

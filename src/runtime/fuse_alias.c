@@ -94,7 +94,13 @@ static bool names_arg(const ptera_method *m, const pr_alias_map *am, int32_t arg
 }
 
 bool pr_alias_writes(const ptera_method *m, const pr_alias_map *am, const pf_instr *in, int32_t v) {
-  if (in->type == PF_INSTR_DELEGATE) return pr_alias_names(m, am, in, v);
+  if (in->type == PF_INSTR_DELEGATE) { /* its outputs where the backend said which, else any arg */
+    const pr_delegate *d = &m->delegates[in->a];
+    if (!d->written) return pr_alias_names(m, am, in, v);
+    for (size_t i = 0; i < d->nwritten; i++)
+      if (d->written[i] < in->nargs && names_arg(m, am, in->args[d->written[i]], v)) return true;
+    return false;
+  }
   if (in->type != PF_INSTR_KERNEL || in->nargs == 0) return false;
   if (strcmp(m->op_names[in->a], ET_VIEW) == 0) return false;
   return names_arg(m, am, in->args[m->writes_first[in->a] ? 0 : in->nargs - 1], v);

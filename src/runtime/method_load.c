@@ -52,7 +52,8 @@ ptera_status pr_method_load_delegates(ptera_method *m) {
     }
     char msg[PT_ERRMSG_SIZE] = "";
     ptera_backend_init_ctx ctx = {plan->name.ptr, &m->delegate_allocator, &m->program->named_data,
-                                  msg, sizeof msg, m->pool, 0, m->program->options.max_planned_bytes};
+                                  msg, sizeof msg, m->pool, 0, m->program->options.max_planned_bytes,
+                                  NULL, 0};
     st = b->init(&ctx, blob.ptr, (size_t)blob.len, specs, d->nspecs, &m->delegates[i].handle);
     if (st != PTERA_OK)
       return pt_fail(&m->err, st, "method '%s' delegate %u: backend '%s' could not initialise: %s",
@@ -61,6 +62,10 @@ ptera_status pr_method_load_delegates(ptera_method *m) {
     m->delegates[i].initialized = true;
     /* the temp arena is sized after every delegate and prepare step declared */
     if (b->abi_version >= 2 && ctx.temp_bytes > m->delegate_temp) m->delegate_temp = ctx.temp_bytes;
+    if (b->abi_version >= 3 && ctx.written_args) {
+      m->delegates[i].written = ctx.written_args;
+      m->delegates[i].nwritten = ctx.num_written_args;
+    }
   }
   return PTERA_OK;
 }

@@ -64,6 +64,8 @@ typedef struct pr_delegate {
   const ptera_backend *backend;
   void *handle;
   bool initialized;
+  const uint32_t *written; /* the args execute writes (ABI v3 init); NULL = any */
+  size_t nwritten;
 } pr_delegate;
 
 struct ptera_method {

@@ -76,7 +76,7 @@ int ptera_fuzz_xnn_delegate(const uint8_t *data, size_t size) {
   const ptera_backend *b = ptera_backend_find("XnnpackBackend", 14);
   FZ_REQUIRE(b != NULL);
   char msg[512] = "";
-  ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, NULL, 0, 64u << 20};
+  ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, NULL, 0, 64u << 20, NULL, 0};
   void *h = NULL;
   if (b->init(&ictx, buf, size, NULL, 0, &h) == PTERA_OK) {
     /* The handle's graph is private: decode again for the externals. */

@@ -9,7 +9,9 @@
  *   - in-place cache update (fuse_inplace.c): T = index_put(B, [i], vals);
  *     y = T + T; copy_(B, T), run three times (B is state), the rows put
  *     or accumulated by hand; not in place when B is read between or T after
- *     the copy_.
+ *     the copy_. The same with y = T + T computed by a delegate: in place
+ *     when its backend says which arguments it writes (ABI v3, y only), not
+ *     when it does not (it might write T).
  * The hook counts the aliasing groups. */
 #include <math.h>
 #include <stdio.h>
@@ -246,7 +248,38 @@ enum { K_B, K_IDX, K_VALS, K_ACC, K_T, K_Y, K_ONE, K_Z, K_LIST, K_NB, K_NV };
 static const pc_operator kv_ops[] = {
     {"aten::index_put", "out"}, {"aten::add", "out"}, {"aten::copy_", ""}};
 
-enum kv_blocker { KV_NONE, KV_B_READ, KV_T_AFTER };
+enum kv_blocker { KV_NONE, KV_B_READ, KV_T_AFTER, KV_DELEGATE, KV_DELEGATE_ANY };
+
+/* Stand-in backends for y = T + T as a DelegateCall (T, y): one says it
+ * writes argument 1 only, the other leaves the runtime to assume any. */
+static const uint32_t doubler_writes[1] = {1};
+static ptera_status doubler_init(ptera_backend_init_ctx *c, const void *blob, size_t n,
+                                 const ptera_compile_spec *s, size_t ns, void **h) {
+  (void)blob, (void)n, (void)s, (void)ns;
+  if (strcmp(c->method_name, "forward") != 0) return PTERA_INVALID_ARGUMENT;
+  *h = (void *)doubler_writes;
+  return PTERA_OK;
+}
+static ptera_status doubler_init_v3(ptera_backend_init_ctx *c, const void *blob, size_t n,
+                                    const ptera_compile_spec *s, size_t ns, void **h) {
+  c->written_args = doubler_writes;
+  c->num_written_args = 1;
+  return doubler_init(c, blob, n, s, ns, h);
+}
+static ptera_status doubler_exec(ptera_backend_exec_ctx *c, void *h, ptera_value **a, size_t n) {
+  (void)c, (void)h;
+  if (n != 2 || a[0]->tag != PTERA_TAG_TENSOR || a[1]->tag != PTERA_TAG_TENSOR ||
+      a[0]->u.tensor->numel != a[1]->u.tensor->numel)
+    return PTERA_INVALID_ARGUMENT;
+  const float *x = a[0]->u.tensor->data;
+  float *y = a[1]->u.tensor->data;
+  for (size_t i = 0; i < a[0]->u.tensor->numel; i++) y[i] = x[i] + x[i];
+  return PTERA_OK;
+}
+static const ptera_backend doubler_v3 = {PTERA_BACKEND_ABI_VERSION, "TestDoublerWrites", NULL,
+                                         doubler_init_v3, doubler_exec, NULL};
+static const ptera_backend doubler_any = {PTERA_BACKEND_ABI_VERSION, "TestDoublerAny", NULL,
+                                          doubler_init, doubler_exec, NULL};
 
 static void check_kv(int rows, int cols, bool acc, enum kv_blocker blocker, ptera_threadpool *pool) {
   size_t n = (size_t)rows * cols;
@@ -277,14 +310,17 @@ static void check_kv(int rows, int cols, bool acc, enum kv_blocker blocker, pter
   pc_instr instrs[4];
   uint32_t ni = 0;
   instrs[ni++] = (pc_instr){0, a0, 6, false};
-  instrs[ni++] = (pc_instr){1, a1, 5, false};
+  bool delegated = blocker == KV_DELEGATE || blocker == KV_DELEGATE_ANY;
+  int32_t ad[2] = {K_T, K_Y};
+  pc_delegate del = {blocker == KV_DELEGATE ? "TestDoublerWrites" : "TestDoublerAny", "x", 1};
+  instrs[ni++] = delegated ? (pc_instr){0, ad, 2, true} : (pc_instr){1, a1, 5, false};
   if (blocker == KV_B_READ) instrs[ni++] = (pc_instr){1, ab, 5, false};
   instrs[ni++] = (pc_instr){2, a2, 4, false};
   if (blocker == KV_T_AFTER) instrs[ni++] = (pc_instr){1, at, 5, false};
   int32_t ins[2] = {K_IDX, K_VALS}, outs[2] = {K_Y, K_Z};
-  uint32_t nouts = blocker == KV_NONE ? 1 : 2;
+  uint32_t nouts = blocker == KV_B_READ || blocker == KV_T_AFTER ? 2 : 1;
   pc_method method = {"forward", v, K_NV, ins, 2, outs, nouts, instrs, ni,
-                      kv_ops, 3, &bufsize, 1, NULL, 0};
+                      kv_ops, 3, &bufsize, 1, delegated ? &del : NULL, delegated ? 1 : 0};
   pc_program pr = {&method, 1, NULL, 0};
   size_t size = 0;
   uint8_t *file = eu_emit(&pr, NULL, &size);
@@ -328,7 +364,7 @@ static void check_kv(int rows, int cols, bool acc, enum kv_blocker blocker, pter
     }
   }
   CHECK(events[1] == 0);
-  CHECK(events[0] == (blocker == KV_NONE ? 3 * 2 : 0));
+  CHECK(events[0] == (blocker == KV_NONE || blocker == KV_DELEGATE ? 3 * 2 : 0));
   ptera_method_destroy(ms[0]);
   ptera_method_destroy(ms[1]);
   ptera_program_destroy(p);
@@ -361,7 +397,11 @@ int main(void) {
   check_view(&(vcase){V_EXPAND, B_MORE, 3, 1, false}, NULL);
   check_view(&(vcase){V_PERMUTE, B_MOVES, 3, 2, false}, NULL);
   check_view(&(vcase){V_TRANSPOSE, B_MOVES, 2, 5, false}, NULL);
-  for (int blocker = 0; blocker < 3; blocker++) check_kv(5, 7, blocker == 0, (enum kv_blocker)blocker, NULL);
+  CHECK(ptera_backend_register(&doubler_v3) == PTERA_OK);
+  CHECK(ptera_backend_register(&doubler_any) == PTERA_OK);
+  for (int blocker = 0; blocker <= KV_DELEGATE_ANY; blocker++)
+    check_kv(5, 7, blocker == 0, (enum kv_blocker)blocker, NULL);
+  check_kv(9, 13, true, KV_DELEGATE, pool);
   for (int i = 0; i < 12; i++)
     check_kv(eu_irand(&rng, 1, 12), eu_irand(&rng, 1, 30), i % 3 == 2,
              (enum kv_blocker)(i % 3 == 1 ? eu_irand(&rng, 1, 2) : 0), i % 2 ? pool : NULL);

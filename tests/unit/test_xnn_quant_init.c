@@ -24,7 +24,7 @@ static long init_all_failures(const uint8_t *blob, size_t size, const float *x, 
     fa_state s = {n, 0, 0, false};
     ptera_allocator a = {fa_alloc, fa_free, &s};
     char msg[512] = "";
-    ptera_backend_init_ctx ictx = {"forward", &a, NULL, msg, sizeof msg, NULL, 0, 0};
+    ptera_backend_init_ctx ictx = {"forward", &a, NULL, msg, sizeof msg, NULL, 0, 0, NULL, 0};
     void *h = NULL;
     ptera_status st = b->init(&ictx, blob, size, NULL, 0, &h);
     if (st != PTERA_OK) {

@@ -175,7 +175,7 @@ static ptera_status run_add(const int32_t *dims, unsigned r, float *y, int32_t *
   size_t size;
   CHECK(pc_xnn_emit(v, 3, &n, 1, 2, NULL, &blob, &size) == PTERA_OK);
   const ptera_backend *b = ptera_backend_find("XnnpackBackend", 14);
-  ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, cap, NULL, 0, 0};
+  ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, cap, NULL, 0, 0, NULL, 0};
   void *h = NULL;
   ptera_status st = b->init(&ictx, blob, size, NULL, 0, &h);
   CHECK(st == PTERA_OK);

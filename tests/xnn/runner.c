@@ -164,7 +164,7 @@ static bool run_case(kase *k, const char *seed_dir, char *why, size_t why_size) 
   if (seed_dir) write_seed(seed_dir, k, blob, size);
   const ptera_backend *b = ptera_backend_find("XnnpackBackend", 14);
   char msg[512] = "";
-  ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, g_pool, 0, 0};
+  ptera_backend_init_ctx ictx = {"forward", NULL, NULL, msg, sizeof msg, g_pool, 0, 0, NULL, 0};
   void *h = NULL;
   bool ok = false;
   void *temp = NULL;
