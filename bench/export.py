@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes every benchmark model's files into DIR/<model>/:
 
-  model.pte      ptera's front end + `ptera compile --ops ptera`
+  model.pte      ptera's front end + `ptera compile --ops ptera` (plus the
+                 model's bench_models.EXPORT_ARGS: backend, quantization)
   model.onnx     torch.onnx.export of the same module and weights
   module.pt      the module itself (torch.save), timed by torch_bench.py
   input_<k>.npy  the inputs, shared by the three runtimes
@@ -42,7 +43,7 @@ def export_one(name, d, ptera_bin):
     out_names = ["out%d" % k for k in range(len(refs))]
     torch.save(copy.deepcopy(module), os.path.join(d, "module.pt"))
     r = ptera.export(copy.deepcopy(module), inputs, os.path.join(d, "model.pte"),
-                     ptera_bin=ptera_bin, ops="ptera")
+                     ptera_bin=ptera_bin, ops="ptera", **models.EXPORT_ARGS.get(name, {}))
     sys.stdout.write("".join("  [%s] %s\n" % (name, l) for l in r.report.splitlines()))
     onnx_err = None
     onnx_path = os.path.join(d, "model.onnx")

@@ -18,7 +18,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 PY=/usr/bin/python3
 CACHE=${PTERA_BENCH_CACHE:-$HOME/.cache/ptera-bench}
 ORT_VERSION=1.30.0
-ALL=mobilenet_v2,resnet18,transformer_encoder,mlp,llama_step,sgemm512,sgemm1024,gemv4096
+ALL=mobilenet_v2,resnet18,transformer_encoder,mlp,llama_step,llama_step_8da4w,sgemm512,sgemm1024,gemv4096
 THREADS="1 2" MODELS=$ALL RUNS=20 WARMUP=3 WORK=""
 
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }

@@ -74,4 +74,11 @@ PT_FUNC void pk_gemm_f32_run_share(const pk_gemm_f32_args *args, void *workspace
 PT_FUNC void pk_gemm_f32_share_part(const pk_gemm_f32_args *args, size_t nthreads, size_t t, size_t *m0,
                                     size_t *m1, size_t *n0, size_t *n1);
 
+/* A product of at most PK_GEMM_F32_ROWS_MAX rows straight from B, no
+ * packing, one thread (gemm_rows.c): args with a unpacked and its rows
+ * contiguous (a.s_c == 1), b unpacked with any strides, no bias, no clamp;
+ * N, K >= 1. For a decoder step's few rows against a KV cache. */
+#define PK_GEMM_F32_ROWS_MAX 8u
+PT_FUNC void pk_gemm_f32_rows(const pk_gemm_f32_args *args);
+
 #endif

@@ -10,6 +10,7 @@ set(SOURCES
   conv2d_winograd.c
   conv_geom.c
   gemm.c
+  gemm_rows.c
   isa.c
   pool2d.c
   vmath.c

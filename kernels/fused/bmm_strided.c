@@ -1,13 +1,12 @@
 /* Fused layout copies -> bmm (fused.h): each batch's product with B read
  * through strides from the tensor the copies started from, so a KV cache is
- * never transposed into a copy: a few rows straight from B, more through
- * the GEMM (which packs B on the fly). Anything outside the checked shapes
+ * never transposed into a copy: a few rows straight from B
+ * (pk_gemm_f32_rows), more through the GEMM (which packs B on the fly). Anything outside the checked shapes
  * declines and runs as written. */
 #include <math.h>
 #include <string.h>
 
 #include "cpu/gemm.h"
-#include "cpu/vmath.h"
 #include "fused/fused.h"
 
 typedef struct fb_state {
@@ -28,50 +27,6 @@ static bool stride(ptera_value **args, size_t i, size_t *out) {
   if (args[i]->tag != PTERA_TAG_INT || args[i]->u.i < 0 || args[i]->u.i > INT32_MAX) return false;
   *out = (size_t)args[i]->u.i;
   return true;
-}
-
-/* A few rows (a decoder step's one query per head) straight from B: the
- * GEMM would pack all of B for them. Where B's rows are contiguous,
- * c += a[k] * B[k, :] (axpy, each product rounded then added, as the scalar
- * loop); where its columns are, c[j] = a . B[:, j] (dot, reordered in lanes).
- * Otherwise a loop over k in order. */
-#define FB_ROWS_DIRECT 8u
-/* Runs of B ahead to prefetch: a cache's rows are strided (one head's slice
- * of each position), read once per step, and out of cache after the
- * weights streamed through. */
-#define FB_AHEAD 8u
-
-static void prefetch_run(const float *p, size_t n) {
-  for (size_t i = 0; i < n; i += 16) __builtin_prefetch(p + i);
-  __builtin_prefetch(p + n - 1);
-}
-
-static void rows_direct(const pk_gemm_f32_args *g) {
-  const pk_vmath_f32_table *vm = pk_vmath_f32();
-  const size_t K = g->K, N = g->N, sk = g->b.s_r, sn = g->b.s_c;
-  for (size_t r = 0; r < g->M; r++) {
-    const float *a = g->a.ptr + r * K;
-    float *c = g->c + r * g->ldc;
-    if (sn == 1) {
-      memset(c, 0, N * sizeof *c);
-      for (size_t k = 0; k < K; k++) {
-        if (k + FB_AHEAD < K) prefetch_run(g->b.ptr + (k + FB_AHEAD) * sk, N);
-        vm->axpy(N, a[k], g->b.ptr + k * sk, c);
-      }
-    } else if (sk == 1) {
-      for (size_t j = 0; j < N; j++) {
-        if (j + FB_AHEAD < N) prefetch_run(g->b.ptr + (j + FB_AHEAD) * sn, K);
-        c[j] = vm->dot(K, a, g->b.ptr + j * sn);
-      }
-    } else {
-      for (size_t j = 0; j < N; j++) {
-        const float *b = g->b.ptr + j * sn;
-        float acc = 0.0f;
-        for (size_t k = 0; k < K; k++) acc += a[k] * b[k * sk];
-        c[j] = acc;
-      }
-    }
-  }
 }
 
 typedef struct fb_job {
@@ -95,7 +50,7 @@ static void direct_batches(void *arg, size_t begin, size_t end) {
   const fb_job *j = arg;
   for (size_t i = begin; i < end; i++) {
     pk_gemm_f32_args g = batch(j, i);
-    rows_direct(&g);
+    pk_gemm_f32_rows(&g);
   }
 }
 
@@ -129,7 +84,7 @@ ptera_status pk_fused_bmm_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **a
   s.batches = batches;
   s.sb = sb;
   s.out_bytes = out->numel * sizeof(float);
-  s.ws = M <= FB_ROWS_DIRECT ? 0 : pk_gemm_f32_workspace(&s.g, ptera_kernel_prepare_thread_count(ctx));
+  s.ws = M <= PK_GEMM_F32_ROWS_MAX ? 0 : pk_gemm_f32_workspace(&s.g, ptera_kernel_prepare_thread_count(ctx));
   fb_state *st = ptera_kernel_prepare_alloc(ctx, sizeof *st, 16);
   if (!st)
     return ptera_kernel_prepare_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED, "%s: out of memory",
@@ -165,7 +120,7 @@ ptera_status pk_fused_bmm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
                              "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",
                              ptera_kernel_op_name(ctx), s->out_bytes);
   fb_job j = {s, a->data, src->data, c};
-  if (s->g.M <= FB_ROWS_DIRECT) {
+  if (s->g.M <= PK_GEMM_F32_ROWS_MAX) {
     /* the batches (a step's heads) over the pool */
     size_t per = s->g.M * s->g.K * s->g.N;
     ptera_kernel_parallel_for(ctx, s->batches, per >= FB_GRAIN ? 1 : FB_GRAIN / per, direct_batches, &j);

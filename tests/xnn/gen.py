@@ -245,7 +245,10 @@ def gen_matmul():
         c.io('i', 0, x)
         c.io('o', 1, y)
         c.done()
-    for tb, (B, M, K, N) in ((0, (2, 3, 4, 5)), (1, (2, 3, 4, 5)), (0, (3, 20, 33, 17))):
+    # M up to 8 reads b in place (pk_gemm_f32_rows: axpy rows, or dots when
+    # transposed), more goes through the GEMM
+    for tb, (B, M, K, N) in ((0, (2, 3, 4, 5)), (1, (2, 3, 4, 5)), (0, (3, 20, 33, 17)),
+                             (1, (6, 1, 48, 70)), (0, (4, 8, 9, 33)), (0, (2, 9, 5, 7))):
         a, b = rnd(B, M, K), rnd(B, K, N)
         bs = b.transpose(0, 2, 1).copy() if tb else b
         c = Case('BatchMatrixMultiply_%d' % len(LINES), 'BatchMatrixMultiply')
