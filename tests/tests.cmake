@@ -55,6 +55,10 @@ set_tests_properties(python_frontend PROPERTIES TIMEOUT 900 COST 500)
 # in the environment (or --skip-heavy) keeps only the small models.
 add_test(NAME zoo COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
 set_tests_properties(zoo PROPERTIES TIMEOUT 1800 COST 1100)
+# The same with load-time fusion off (PTERA_NO_FUSE=1 reaches `ptera run`):
+# every model matches eager with its instructions run as written too.
+add_test(NAME zoo_no_fuse COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/zoo/run_zoo.py $<TARGET_FILE:ptera>)
+set_tests_properties(zoo_no_fuse PROPERTIES TIMEOUT 1800 COST 1000 ENVIRONMENT PTERA_NO_FUSE=1)
 
 # test_emit_named also runs `ptera inspect` on a file it emits.
 if(TARGET test_emit_named)

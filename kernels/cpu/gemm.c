@@ -219,7 +219,7 @@ static void run_small(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
   const size_t NR = kn->nr, MR = kn->mr, K = g->K, KB = small_kb(g, kn);
   const bool rows = g->M > 1;
   const float *pa = g->a.packed ? packed_data(g->a.packed) : ws;
-  float *wb = ws + skinny_a_bytes(g, kn) / sizeof(float);
+  float *wb = ws ? ws + skinny_a_bytes(g, kn) / sizeof(float) : NULL; /* no workspace: nothing to pack */
   if (rows && !g->a.packed && K) pack_panels(g->a.ptr, g->a.s_r, g->a.s_c, g->M, K, MR, ws);
   pk_gemm_f32_tile t = {0};
   t.min = g->min;
@@ -244,7 +244,7 @@ static void run_small(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
       t.bias_m = g->bias_m;
       if (rows) {
         t.mr = g->M;
-        t.a = pa + pc * MR;
+        t.a = t.kc ? pa + pc * MR : pa; /* K == 0: nothing packed (maybe no workspace), nothing read */
         kn->main(&t);
       } else {
         t.mr = 1;
