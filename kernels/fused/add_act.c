@@ -6,16 +6,13 @@
 #include <string.h>
 
 #include "fused/fused.h"
+#include "fused/fused_util.h"
 #include "portable/util/pk.h"
 
 typedef struct fa_state {
   float alpha, min, max;
   size_t bytes;
 } fa_state;
-
-static const ptera_tensor *tensor(ptera_value **args, size_t i) {
-  return args[i]->tag == PTERA_TAG_TENSOR ? args[i]->u.tensor : NULL;
-}
 
 static bool like(const ptera_tensor *t, const ptera_tensor *ref) {
   return t && t->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(t) &&
@@ -25,9 +22,9 @@ static bool like(const ptera_tensor *t, const ptera_tensor *ref) {
 
 ptera_status pk_fused_add_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
   if (nargs != PK_FA_NARGS) return PTERA_OK;
-  const ptera_tensor *a = tensor(args, PK_FA_SELF);
+  const ptera_tensor *a = pk_fused_tensor(args, PK_FA_SELF);
   const ptera_value *al = args[PK_FA_ALPHA];
-  if (!a || !like(a, a) || !like(tensor(args, PK_FA_OTHER), a) || !like(tensor(args, PK_FA_OUT), a) ||
+  if (!a || !like(a, a) || !like(pk_fused_tensor(args, PK_FA_OTHER), a) || !like(pk_fused_tensor(args, PK_FA_OUT), a) ||
       (al->tag != PTERA_TAG_INT && al->tag != PTERA_TAG_DOUBLE) ||
       args[PK_FA_MIN]->tag != PTERA_TAG_DOUBLE || args[PK_FA_MAX]->tag != PTERA_TAG_DOUBLE)
     return PTERA_OK;
@@ -46,8 +43,7 @@ ptera_status pk_fused_add_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **a
 
 /* out shares memory with t, not element for element. */
 static bool skewed(const void *out, const void *t, size_t n) {
-  uintptr_t x = (uintptr_t)out, y = (uintptr_t)t;
-  return x != y && x < y + n && y < x + n;
+  return out != t && pk_fused_overlap(out, n, t, n);
 }
 
 ptera_status pk_fused_add_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {

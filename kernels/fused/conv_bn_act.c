@@ -10,6 +10,7 @@
 
 #include "cpu/conv2d.h"
 #include "fused/fused.h"
+#include "fused/fused_util.h"
 #include "portable/util/pk.h"
 #include "portable/util/pool_util.h"
 
@@ -22,21 +23,12 @@ typedef struct fc_state {
   size_t ws;           /* workspace bytes */
 } fc_state;
 
-static const ptera_tensor *tensor(ptera_value **args, size_t i) {
-  return args[i]->tag == PTERA_TAG_TENSOR ? args[i]->u.tensor : NULL;
-}
-
-static bool f32_dense(const ptera_tensor *t) {
-  return t && t->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(t) &&
-         t->dynamism == PTERA_SHAPE_STATIC;
-}
-
 /* A constant f32 vector of n values, or None (*t = NULL) when optional. */
 static bool const_vec(ptera_value **args, size_t i, int64_t n, bool optional, const float **out) {
   *out = NULL;
   if (args[i]->tag == PTERA_TAG_NONE) return optional;
-  const ptera_tensor *t = tensor(args, i);
-  if (!f32_dense(t) || !(t->flags & PTERA_TENSOR_CONST) || !t->data || t->dim != 1 ||
+  const ptera_tensor *t = pk_fused_tensor(args, i);
+  if (!pk_fused_f32(t) || !(t->flags & PTERA_TENSOR_CONST) || !t->data || t->dim != 1 ||
       (int64_t)t->numel != n)
     return false;
   *out = t->data;
@@ -44,7 +36,7 @@ static bool const_vec(ptera_value **args, size_t i, int64_t n, bool optional, co
 }
 
 static bool shaped(const ptera_tensor *t, const pk_conv2d_geom *g) {
-  return f32_dense(t) && t->dim == 4 && t->sizes[0] == g->n && t->sizes[1] == g->c_out &&
+  return pk_fused_f32(t) && t->dim == 4 && t->sizes[0] == g->n && t->sizes[1] == g->c_out &&
          t->sizes[2] == g->oh && t->sizes[3] == g->ow;
 }
 
@@ -52,8 +44,8 @@ static bool shaped(const ptera_tensor *t, const pk_conv2d_geom *g) {
  * not take it. */
 static bool geometry(ptera_value **args, pk_conv2d_geom *g) {
   static const char op[] = "aten::convolution.out";
-  const ptera_tensor *in = tensor(args, PK_FC_IN), *w = tensor(args, PK_FC_W);
-  if (!f32_dense(in) || !f32_dense(w) || in->dim != 4 || w->dim != 4 || !w->data ||
+  const ptera_tensor *in = pk_fused_tensor(args, PK_FC_IN), *w = pk_fused_tensor(args, PK_FC_W);
+  if (!pk_fused_f32(in) || !pk_fused_f32(w) || in->dim != 4 || w->dim != 4 || !w->data ||
       !(w->flags & PTERA_TENSOR_CONST) || args[PK_FC_TRANSPOSED]->tag != PTERA_TAG_BOOL ||
       args[PK_FC_TRANSPOSED]->u.b || args[PK_FC_GROUPS]->tag != PTERA_TAG_INT)
     return false;
@@ -110,7 +102,7 @@ static bool bn_get(ptera_value **args, int64_t c_out, bn_consts *bn) {
 static ptera_status fold(ptera_kernel_prepare_ctx *ctx, ptera_value **args, fc_state *s, const bn_consts *bn,
                          const float *b, void *packed) {
   const pk_conv2d_geom *g = &s->g;
-  const ptera_tensor *w = tensor(args, PK_FC_W);
+  const ptera_tensor *w = pk_fused_tensor(args, PK_FC_W);
   size_t per = w->numel / (size_t)g->c_out, C = (size_t)g->c_out;
   float *bf = ptera_kernel_prepare_alloc(ctx, C * sizeof(float), 64), *wf = NULL;
   if (bf && !packed) wf = ptera_kernel_prepare_alloc(ctx, w->numel * sizeof(float), 64);
@@ -139,7 +131,7 @@ ptera_status pk_fused_conv_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **
   fc_state s;
   memset(&s, 0, sizeof s);
   const float *b;
-  const ptera_tensor *co = tensor(args, PK_FC_CONV_OUT), *out = tensor(args, PK_FC_OUT);
+  const ptera_tensor *co = pk_fused_tensor(args, PK_FC_CONV_OUT), *out = pk_fused_tensor(args, PK_FC_OUT);
   if (!geometry(args, &s.g) || !const_vec(args, PK_FC_B, s.g.c_out, true, &b) || !shaped(co, &s.g) ||
       !shaped(out, &s.g) || !(co->flags & PTERA_TENSOR_PLANNED) || !co->data ||
       args[PK_FC_MIN]->tag != PTERA_TAG_DOUBLE || args[PK_FC_MAX]->tag != PTERA_TAG_DOUBLE)
@@ -147,7 +139,7 @@ ptera_status pk_fused_conv_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **
   bn_consts bn;
   bool has_bn = args[PK_FC_BN_MEAN]->tag != PTERA_TAG_NONE;
   if (has_bn && !bn_get(args, s.g.c_out, &bn)) return PTERA_OK; /* runs as written */
-  s.w = tensor(args, PK_FC_W)->data;
+  s.w = pk_fused_tensor(args, PK_FC_W)->data;
   s.bias = b;
   s.min = (float)args[PK_FC_MIN]->u.d;
   s.max = (float)args[PK_FC_MAX]->u.d;
@@ -171,11 +163,6 @@ ptera_status pk_fused_conv_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **
   return PTERA_OK;
 }
 
-static bool overlaps(const void *a, size_t na, const void *b, size_t nb) {
-  uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-  return x < y + nb && y < x + na;
-}
-
 ptera_status pk_fused_conv_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   const fc_state *s = ptera_kernel_state(ctx);
   if (!s || nargs != PK_FC_NARGS)
@@ -190,7 +177,7 @@ ptera_status pk_fused_conv_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t
   size_t nin = in->numel * sizeof(float), nout = out->numel * sizeof(float);
   /* The planner may give out the input's memory (the input dies at the
    * convolution): then compute into the convolution's own output first. */
-  bool stage = overlaps(in->data, nin, out->data, nout);
+  bool stage = pk_fused_overlap(in->data, nin, out->data, nout);
   float *dst = stage ? co->data : out->data;
   pk_conv2d_f32(&s->g, in->data, s->w, s->packed, s->bias, dst, s->min, s->max, ws, ctx);
   if (stage) memmove(out->data, dst, nout);

@@ -7,37 +7,29 @@
 
 #include "cpu/gemm.h"
 #include "fused/fused.h"
+#include "fused/fused_util.h"
 
 typedef struct fl_state {
   pk_gemm_f32_args g; /* a.ptr and c set per call */
   size_t ws;
 } fl_state;
 
-static const ptera_tensor *tensor(ptera_value **args, size_t i) {
-  return args[i]->tag == PTERA_TAG_TENSOR ? args[i]->u.tensor : NULL;
-}
-
-static bool f32_dense(const ptera_tensor *t) {
-  return t && t->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(t) &&
-         t->dynamism == PTERA_SHAPE_STATIC && t->dim >= 1;
-}
-
 ptera_status pk_fused_linear_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args, size_t nargs) {
   if (nargs != PK_FL_NARGS) return PTERA_OK;
-  const ptera_tensor *in = tensor(args, PK_FL_IN), *w = tensor(args, PK_FL_W), *b = NULL;
-  const ptera_tensor *out = tensor(args, PK_FL_OUT);
-  if (!f32_dense(in) || !f32_dense(w) || w->dim != 2 || !(w->flags & PTERA_TENSOR_CONST) ||
+  const ptera_tensor *in = pk_fused_tensor(args, PK_FL_IN), *w = pk_fused_tensor(args, PK_FL_W), *b = NULL;
+  const ptera_tensor *out = pk_fused_tensor(args, PK_FL_OUT);
+  if (!pk_fused_f32(in) || in->dim < 1 || !pk_fused_f32(w) || w->dim != 2 || !(w->flags & PTERA_TENSOR_CONST) ||
       !w->data || w->sizes[1] != in->sizes[in->dim - 1] || w->sizes[0] < 1 || w->sizes[1] < 1)
     return PTERA_OK;
   int32_t n = w->sizes[0];
   if (args[PK_FL_B]->tag != PTERA_TAG_NONE) {
-    b = tensor(args, PK_FL_B);
-    if (!f32_dense(b) || !(b->flags & PTERA_TENSOR_CONST) || !b->data || b->dim != 1 ||
+    b = pk_fused_tensor(args, PK_FL_B);
+    if (!pk_fused_f32(b) || !(b->flags & PTERA_TENSOR_CONST) || !b->data || b->dim != 1 ||
         b->sizes[0] != n)
       return PTERA_OK;
   }
   /* out may be a reshape of linear's output (same elements, contiguous). */
-  if (!f32_dense(out) || !in->numel || out->numel != in->numel / (size_t)w->sizes[1] * (size_t)n ||
+  if (!pk_fused_f32(out) || out->dim < 1 || !in->numel || out->numel != in->numel / (size_t)w->sizes[1] * (size_t)n ||
       args[PK_FL_MIN]->tag != PTERA_TAG_DOUBLE ||
       args[PK_FL_MAX]->tag != PTERA_TAG_DOUBLE)
     return PTERA_OK;

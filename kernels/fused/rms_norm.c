@@ -10,6 +10,7 @@
 
 #include "cpu/vmath.h"
 #include "fused/fused.h"
+#include "fused/fused_util.h"
 
 #define FR_GRAIN_ELEMS 16384u /* elements per task, at least */
 
@@ -26,27 +27,18 @@ typedef struct fr_job {
   const pk_vmath_f32_table *vm;
 } fr_job;
 
-static const ptera_tensor *tensor(ptera_value **args, size_t i) {
-  return args[i]->tag == PTERA_TAG_TENSOR ? args[i]->u.tensor : NULL;
-}
-
-static bool f32_dense(const ptera_tensor *t) {
-  return t && t->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(t) &&
-         t->dynamism == PTERA_SHAPE_STATIC && t->dim >= 1;
-}
-
 ptera_status pk_fused_rms_norm_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args,
                                        size_t nargs) {
   if (nargs != PK_FR_NARGS) return PTERA_OK;
-  const ptera_tensor *x = tensor(args, PK_FR_X), *out = tensor(args, PK_FR_OUT);
-  if (!f32_dense(x) || !f32_dense(out) || out->dim != x->dim ||
+  const ptera_tensor *x = pk_fused_tensor(args, PK_FR_X), *out = pk_fused_tensor(args, PK_FR_OUT);
+  if (!pk_fused_f32(x) || x->dim < 1 || !pk_fused_f32(out) || out->dim != x->dim ||
       memcmp(out->sizes, x->sizes, x->dim * sizeof x->sizes[0]) != 0 ||
       x->sizes[x->dim - 1] < 1 || args[PK_FR_EPS]->tag != PTERA_TAG_DOUBLE)
     return PTERA_OK;
   size_t D = (size_t)x->sizes[x->dim - 1];
   if (args[PK_FR_W]->tag != PTERA_TAG_NONE) {
-    const ptera_tensor *w = tensor(args, PK_FR_W);
-    if (!f32_dense(w) || w->dim != 1 || (size_t)w->sizes[0] != D) return PTERA_OK;
+    const ptera_tensor *w = pk_fused_tensor(args, PK_FR_W);
+    if (!pk_fused_f32(w) || w->dim != 1 || (size_t)w->sizes[0] != D) return PTERA_OK;
   }
   fr_state *s = ptera_kernel_prepare_alloc(ctx, sizeof *s, 16);
   if (!s)
@@ -77,11 +69,6 @@ static void fr_rows(void *arg, size_t begin, size_t end) {
   }
 }
 
-static bool overlaps(const void *p, size_t np, const void *q, size_t nq) {
-  uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
-  return a < b + nq && b < a + np;
-}
-
 ptera_status pk_fused_rms_norm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   const fr_state *s = ptera_kernel_state(ctx);
   if (!s || nargs != PK_FR_NARGS)
@@ -91,7 +78,7 @@ ptera_status pk_fused_rms_norm_run(ptera_kernel_ctx *ctx, ptera_value **args, si
   float *out = args[PK_FR_OUT]->u.tensor->data, *y = out;
   size_t bytes = s->rows * s->D * sizeof(float);
   /* The squares go to the out row before x's row is read again. */
-  bool stage = overlaps(out, bytes, x, bytes) || (w && overlaps(out, bytes, w, s->D * sizeof(float)));
+  bool stage = pk_fused_overlap(out, bytes, x, bytes) || (w && pk_fused_overlap(out, bytes, w, s->D * sizeof(float)));
   if (stage && !(y = ptera_kernel_temp(ctx, bytes, 64)))
     return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
                              "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",

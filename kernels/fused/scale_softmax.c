@@ -10,6 +10,7 @@
 
 #include "cpu/vmath.h"
 #include "fused/fused.h"
+#include "fused/fused_util.h"
 
 typedef struct fs_state {
   float scale;
@@ -23,15 +24,6 @@ typedef struct fs_job {
   float *y;
   const pk_vmath_f32_table *vm;
 } fs_job;
-
-static const ptera_tensor *tensor(ptera_value **args, size_t i) {
-  return args[i]->tag == PTERA_TAG_TENSOR ? args[i]->u.tensor : NULL;
-}
-
-static bool dense(const ptera_tensor *t) {
-  return t && t->dtype == PTERA_DTYPE_FLOAT && ptera_tensor_is_contiguous(t) &&
-         t->dynamism == PTERA_SHAPE_STATIC;
-}
 
 static bool same_shape(const ptera_tensor *a, const ptera_tensor *b) {
   return a->dim == b->dim && memcmp(a->sizes, b->sizes, a->dim * sizeof a->sizes[0]) == 0;
@@ -48,16 +40,16 @@ static bool one_row(const ptera_tensor *t, int64_t n) {
 ptera_status pk_fused_softmax_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args,
                                       size_t nargs) {
   if (nargs != PK_FS_NARGS) return PTERA_OK;
-  const ptera_tensor *x = tensor(args, PK_FS_IN), *out = tensor(args, PK_FS_OUT);
-  const ptera_tensor *mask = tensor(args, PK_FS_MASK);
-  if (!dense(x) || !dense(out) || x->dim < 1 || !same_shape(x, out) || x->numel == 0 ||
+  const ptera_tensor *x = pk_fused_tensor(args, PK_FS_IN), *out = pk_fused_tensor(args, PK_FS_OUT);
+  const ptera_tensor *mask = pk_fused_tensor(args, PK_FS_MASK);
+  if (!pk_fused_f32(x) || !pk_fused_f32(out) || x->dim < 1 || !same_shape(x, out) || x->numel == 0 ||
       args[PK_FS_SCALE]->tag != PTERA_TAG_DOUBLE || args[PK_FS_DIVIDE]->tag != PTERA_TAG_BOOL ||
       (args[PK_FS_MASK]->tag != PTERA_TAG_NONE && !mask))
     return PTERA_OK;
   int64_t n = x->sizes[x->dim - 1];
   bool mask_rows = false;
   if (mask) {
-    if (!dense(mask) || mask->dim > x->dim) return PTERA_OK;
+    if (!pk_fused_f32(mask) || mask->dim > x->dim) return PTERA_OK;
     mask_rows = same_shape(mask, x);
     if (!mask_rows && !one_row(mask, n)) return PTERA_OK;
   }
@@ -88,11 +80,6 @@ static void rows(void *arg, size_t begin, size_t end) {
   }
 }
 
-static bool overlaps(const void *x, const void *y, size_t nx, size_t ny) {
-  uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
-  return a < b + ny && b < a + nx;
-}
-
 ptera_status pk_fused_softmax_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs) {
   const fs_state *s = ptera_kernel_state(ctx);
   if (!s || nargs != PK_FS_NARGS)
@@ -102,8 +89,8 @@ ptera_status pk_fused_softmax_run(ptera_kernel_ctx *ctx, ptera_value **args, siz
               args[PK_FS_OUT]->u.tensor->data, pk_vmath_f32()};
   float *out = j.y;
   size_t bytes = s->rows * s->n * sizeof(float);
-  bool stage = (out != j.x && overlaps(out, j.x, bytes, bytes)) ||
-               (mt && overlaps(out, j.mask, bytes, mt->numel * sizeof(float)));
+  bool stage = (out != j.x && pk_fused_overlap(out, bytes, j.x, bytes)) ||
+               (mt && pk_fused_overlap(out, bytes, j.mask, mt->numel * sizeof(float)));
   if (stage && !(j.y = ptera_kernel_temp(ctx, bytes, 64)))
     return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
                              "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",
