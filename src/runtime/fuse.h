@@ -48,13 +48,21 @@ typedef ptera_status (*pr_fuse_matcher)(ptera_method *m, const pf_chain *chain, 
  * arguments, else NULL. */
 PT_FUNC const pf_instr *pr_fuse_call(const ptera_method *m, const pf_chain *chain, uint32_t k,
                                      const char *op, uint32_t nargs);
-/* A method-owned Double value (the matcher's normalised scalars); NULL when
- * out of memory. */
+/* Method-owned Double, Int and Bool values (the matcher's normalised
+ * arguments); NULL when out of memory. */
 PT_FUNC ptera_value *pr_fuse_double(ptera_method *m, double d);
+PT_FUNC ptera_value *pr_fuse_int(ptera_method *m, int64_t i);
+PT_FUNC ptera_value *pr_fuse_bool(ptera_method *m, bool b);
 /* The method's None value for absent optional arguments; NULL when out of memory. */
 PT_FUNC ptera_value *pr_fuse_none(ptera_method *m);
+/* Plan value v's tensor, or NULL when v is not a tensor. */
+PT_FUNC const pf_tensor *pr_fuse_tensor(const ptera_method *m, int32_t v);
 /* Adds value v to mt's temps; false when full. */
 PT_FUNC bool pr_fuse_temp(pr_fuse_match *mt, int32_t v);
+/* Whether v is one of mt's temps. */
+PT_FUNC bool pr_fuse_is_temp(const pr_fuse_match *mt, int32_t v);
+/* v leaves the group (the value it hands on): no longer one of mt's temps. */
+PT_FUNC void pr_fuse_untemp(pr_fuse_match *mt, int32_t v);
 /* A Scalar argument (Int, Double or Bool) as a double; false for anything else. */
 PT_FUNC bool pr_fuse_scalar(const ptera_value *v, double *out);
 /* The activation at chain instruction k reading value in: relu, hardtanh or

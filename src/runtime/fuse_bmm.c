@@ -17,10 +17,6 @@ typedef struct layout {
   int64_t sizes[PTERA_MAX_DIM], strides[PTERA_MAX_DIM];
 } layout;
 
-static const pf_tensor *tensor_of(const ptera_method *m, int32_t v) {
-  return m->plan->values[v].type == PF_VAL_TENSOR ? m->plan->values[v].u.tensor : NULL;
-}
-
 static bool int_value(const ptera_method *m, int32_t v, int64_t *out) {
   if (m->plan->values[v].type != PF_VAL_INT) return false;
   *out = m->plan->values[v].u.i;
@@ -85,20 +81,11 @@ static bool step(ptera_method *m, const pf_instr *in, int32_t cur, layout *l, pr
     return false;
   }
   /* Every step keeps the shape it claims (view and expand: the same shape). */
-  if (!shaped_as(l, tensor_of(m, out)) || out == cur || !pr_fuse_temp(mt, out) ||
+  if (!shaped_as(l, pr_fuse_tensor(m, out)) || out == cur || !pr_fuse_temp(mt, out) ||
       !pr_fuse_temp(mt, in->args[in->nargs - 1]))
     return false;
   *next = out;
   return true;
-}
-
-static ptera_value *int_val(ptera_method *m, int64_t i) {
-  ptera_value *v = pt_arena_alloc(&m->arena, sizeof *v, 8);
-  if (v) {
-    v->tag = PTERA_TAG_INT;
-    v->u.i = i;
-  }
-  return v;
 }
 
 ptera_status pr_fuse_match_bmm(ptera_method *m, const pf_chain *chain, uint32_t k,
@@ -106,7 +93,7 @@ ptera_status pr_fuse_match_bmm(ptera_method *m, const pf_chain *chain, uint32_t 
   const pf_instr *first = &chain->instrs[k];
   if (first->type != PF_INSTR_KERNEL || first->nargs < 3) return PTERA_OK;
   int32_t x = first->args[0], cur = x;
-  const pf_tensor *xt = tensor_of(m, x);
+  const pf_tensor *xt = pr_fuse_tensor(m, x);
   if (!xt || xt->dynamism != 0) return PTERA_OK;
   layout l;
   l.dim = xt->dim;
@@ -122,14 +109,13 @@ ptera_status pr_fuse_match_bmm(ptera_method *m, const pf_chain *chain, uint32_t 
   if (j == k || !bmm || bmm->args[1] != cur || bmm->args[0] == cur || l.dim != 3) return PTERA_OK;
   int32_t out = bmm->args[2];
   /* The group writes none of its copies: a and X must be none of them. */
-  for (uint32_t i = 0; i < mt->ntemps; i++)
-    if (mt->temps[i] == bmm->args[0] || mt->temps[i] == x) return PTERA_OK;
+  if (pr_fuse_is_temp(mt, bmm->args[0]) || pr_fuse_is_temp(mt, x)) return PTERA_OK;
   if (bmm->args[3] != out && !pr_fuse_temp(mt, bmm->args[3])) return PTERA_OK;
   mt->args[PK_FB_A] = &m->values[bmm->args[0]];
   mt->args[PK_FB_SRC] = &m->values[x];
-  mt->args[PK_FB_SB] = int_val(m, l.strides[0]);
-  mt->args[PK_FB_SK] = int_val(m, l.strides[1]);
-  mt->args[PK_FB_SN] = int_val(m, l.strides[2]);
+  mt->args[PK_FB_SB] = pr_fuse_int(m, l.strides[0]);
+  mt->args[PK_FB_SK] = pr_fuse_int(m, l.strides[1]);
+  mt->args[PK_FB_SN] = pr_fuse_int(m, l.strides[2]);
   if (!mt->args[PK_FB_SB] || !mt->args[PK_FB_SK] || !mt->args[PK_FB_SN])
     return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   mt->args[PK_FB_OUT] = &m->values[out];

@@ -37,8 +37,7 @@ ptera_status pr_fuse_match_conv(ptera_method *m, const pf_chain *chain, uint32_t
   int32_t out = cur;
   if (pr_fuse_activation(m, chain, k + span, cur, mt, &lo, &hi, &out, &act)) span++;
   if (span < 2) return PTERA_OK;
-  for (uint32_t i = 0; i < mt->ntemps; i++) /* batch norm last: its out0 stays */
-    if (mt->temps[i] == out) mt->temps[i--] = mt->temps[--mt->ntemps];
+  pr_fuse_untemp(mt, out); /* batch norm last: its out0 stays */
   mt->args[PK_FC_MIN] = pr_fuse_double(m, lo);
   mt->args[PK_FC_MAX] = pr_fuse_double(m, hi);
   char name[48] = "fused:conv";

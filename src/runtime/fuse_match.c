@@ -12,26 +12,53 @@ const pf_instr *pr_fuse_call(const ptera_method *m, const pf_chain *chain, uint3
   return strcmp(m->op_names[in->a], op) == 0 ? in : NULL;
 }
 
-ptera_value *pr_fuse_double(ptera_method *m, double d) {
+static ptera_value *new_value(ptera_method *m, ptera_tag tag) {
   ptera_value *v = pt_arena_alloc(&m->arena, sizeof *v, 8);
-  if (!v) return NULL;
-  v->tag = PTERA_TAG_DOUBLE;
-  v->u.d = d;
+  if (v) v->tag = tag;
   return v;
 }
 
-ptera_value *pr_fuse_none(ptera_method *m) {
-  ptera_value *v = pt_arena_alloc(&m->arena, sizeof *v, 8);
-  if (v) v->tag = PTERA_TAG_NONE;
+ptera_value *pr_fuse_double(ptera_method *m, double d) {
+  ptera_value *v = new_value(m, PTERA_TAG_DOUBLE);
+  if (v) v->u.d = d;
   return v;
+}
+
+ptera_value *pr_fuse_int(ptera_method *m, int64_t i) {
+  ptera_value *v = new_value(m, PTERA_TAG_INT);
+  if (v) v->u.i = i;
+  return v;
+}
+
+ptera_value *pr_fuse_bool(ptera_method *m, bool b) {
+  ptera_value *v = new_value(m, PTERA_TAG_BOOL);
+  if (v) v->u.b = b;
+  return v;
+}
+
+ptera_value *pr_fuse_none(ptera_method *m) { return new_value(m, PTERA_TAG_NONE); }
+
+const pf_tensor *pr_fuse_tensor(const ptera_method *m, int32_t v) {
+  return m->plan->values[v].type == PF_VAL_TENSOR ? m->plan->values[v].u.tensor : NULL;
+}
+
+bool pr_fuse_is_temp(const pr_fuse_match *mt, int32_t v) {
+  for (uint32_t i = 0; i < mt->ntemps; i++)
+    if (mt->temps[i] == v) return true;
+  return false;
 }
 
 bool pr_fuse_temp(pr_fuse_match *mt, int32_t v) {
-  for (uint32_t i = 0; i < mt->ntemps; i++)
-    if (mt->temps[i] == v) return true;
+  if (pr_fuse_is_temp(mt, v)) return true;
   if (mt->ntemps == PR_FUSE_MAX_TEMPS) return false;
   mt->temps[mt->ntemps++] = v;
   return true;
+}
+
+void pr_fuse_untemp(pr_fuse_match *mt, int32_t v) {
+  for (uint32_t i = 0; i < mt->ntemps;)
+    if (mt->temps[i] == v) mt->temps[i] = mt->temps[--mt->ntemps];
+    else i++;
 }
 
 bool pr_fuse_scalar(const ptera_value *v, double *out) {

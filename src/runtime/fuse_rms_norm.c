@@ -13,10 +13,8 @@
 
 /* v's planned tensor when it is Float, else NULL. */
 static const pf_tensor *f32_of(const ptera_method *m, int32_t v) {
-  const pf_value *pv = &m->plan->values[v];
-  return pv->type == PF_VAL_TENSOR && pv->u.tensor->scalar_type == PTERA_DTYPE_FLOAT
-             ? pv->u.tensor
-             : NULL;
+  const pf_tensor *t = pr_fuse_tensor(m, v);
+  return t && t->scalar_type == PTERA_DTYPE_FLOAT ? t : NULL;
 }
 
 /* t has x's shape, or x's shape with a last dim of 1 (row). */
@@ -64,12 +62,6 @@ static bool step(pr_fuse_match *mt, const pf_instr *in, int32_t *out) {
   return pr_fuse_temp(mt, *out) && pr_fuse_temp(mt, in->args[in->nargs - 1]);
 }
 
-static bool is_temp(const pr_fuse_match *mt, int32_t v) {
-  for (uint32_t i = 0; i < mt->ntemps; i++)
-    if (mt->temps[i] == v) return true;
-  return false;
-}
-
 ptera_status pr_fuse_match_rms_norm(ptera_method *m, const pf_chain *chain, uint32_t k,
                                     pr_fuse_match *mt, bool *found) {
   const pf_instr *pw = pr_fuse_call(m, chain, k, "aten::pow.Tensor_Scalar_out", 4);
@@ -99,8 +91,8 @@ ptera_status pr_fuse_match_rms_norm(ptera_method *m, const pf_chain *chain, uint
   const pf_instr *wm = mul_of(m, chain, k + 5, xr, -1, &w);
   const pf_tensor *wt = wm ? f32_of(m, w) : NULL;
   if (wt && wt->dim == 1 && wt->sizes[0] == xt->sizes[xt->dim - 1] && wt->dynamism == 0 &&
-      !is_temp(mt, w) && w != x && shaped(f32_of(m, wm->args[2]), xt, false) &&
-      wm->args[2] != x && wm->args[2] != w && !is_temp(mt, wm->args[2])) {
+      !pr_fuse_is_temp(mt, w) && w != x && shaped(f32_of(m, wm->args[2]), xt, false) &&
+      wm->args[2] != x && wm->args[2] != w && !pr_fuse_is_temp(mt, wm->args[2])) {
     out = wm->args[2];
     if (wm->args[3] != out && !pr_fuse_temp(mt, wm->args[3])) return PTERA_OK;
     span = 6;
@@ -108,9 +100,8 @@ ptera_status pr_fuse_match_rms_norm(ptera_method *m, const pf_chain *chain, uint
     w = -1;
   }
   /* The group leaves out and reads x (and w): none may be a dropped value. */
-  for (uint32_t i = 0; i < mt->ntemps; i++)
-    if (mt->temps[i] == out) mt->temps[i--] = mt->temps[--mt->ntemps];
-  if (is_temp(mt, x) || out == x) return PTERA_OK;
+  pr_fuse_untemp(mt, out);
+  if (pr_fuse_is_temp(mt, x) || out == x) return PTERA_OK;
   ptera_value *none = pr_fuse_none(m);
   mt->args[PK_FR_EPS] = pr_fuse_double(m, eps);
   if (!none || !mt->args[PK_FR_EPS])

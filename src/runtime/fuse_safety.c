@@ -79,12 +79,6 @@ bool pr_fuse_read_after(const ptera_method *m, int32_t x, uint32_t gc, uint32_t 
   return false;
 }
 
-static bool is_temp(const pr_fuse_match *mt, int32_t v) {
-  for (uint32_t i = 0; i < mt->ntemps; i++)
-    if (mt->temps[i] == v) return true;
-  return false;
-}
-
 bool pr_fuse_group_private(const ptera_method *m, uint32_t c, uint32_t k, const pr_fuse_match *mt) {
   const pf_plan *p = m->plan;
   for (uint32_t i = 0; i < mt->ntemps; i++) {
@@ -95,7 +89,7 @@ bool pr_fuse_group_private(const ptera_method *m, uint32_t c, uint32_t k, const 
     /* A value sharing t's memory that is live across the group would see
      * what the unfused program wrote into t (an alias): keep it. */
     for (uint32_t x = 0; x < p->nvalues; x++) {
-      if ((int32_t)x == mt->out || is_temp(mt, (int32_t)x)) continue;
+      if ((int32_t)x == mt->out || pr_fuse_is_temp(mt, (int32_t)x)) continue;
       const pf_tensor *xt = pr_fuse_planned(p, (int32_t)x);
       if (xt && pr_fuse_overlap(tt, xt) && pr_fuse_read_after(m, (int32_t)x, c, k, mt->span)) return false;
     }

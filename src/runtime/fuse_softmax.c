@@ -9,30 +9,17 @@
 #include "fused.h"
 #include "runtime/fuse.h"
 
-static const pf_tensor *tensor_of(const ptera_method *m, int32_t v) {
-  return m->plan->values[v].type == PF_VAL_TENSOR ? m->plan->values[v].u.tensor : NULL;
-}
-
 /* _softmax.out over the last dim of value in, else NULL. */
 static const pf_instr *softmax_last(const ptera_method *m, const pf_chain *chain, uint32_t k,
                                     int32_t in) {
   const pf_instr *sm = pr_fuse_call(m, chain, k, "aten::_softmax.out", 5);
-  const pf_tensor *t = tensor_of(m, in);
+  const pf_tensor *t = pr_fuse_tensor(m, in);
   if (!sm || sm->args[0] != in || !t || t->dim < 1) return NULL;
   const ptera_value *dim = &m->values[sm->args[1]], *half = &m->values[sm->args[2]];
   if (dim->tag != PTERA_TAG_INT || (dim->u.i != -1 && dim->u.i != (int64_t)t->dim - 1) ||
       half->tag != PTERA_TAG_BOOL || half->u.b)
     return NULL;
   return sm;
-}
-
-static ptera_value *bool_value(ptera_method *m, bool b) {
-  ptera_value *v = pt_arena_alloc(&m->arena, sizeof *v, 8);
-  if (v) {
-    v->tag = PTERA_TAG_BOOL;
-    v->u.b = b;
-  }
-  return v;
 }
 
 ptera_status pr_fuse_match_softmax(ptera_method *m, const pf_chain *chain, uint32_t k,
@@ -61,11 +48,10 @@ ptera_status pr_fuse_match_softmax(ptera_method *m, const pf_chain *chain, uint3
   int32_t out = sm->args[3];
   if (out == sc->args[0] || out == mask || (sm->args[4] != out && !pr_fuse_temp(mt, sm->args[4])))
     return PTERA_OK;
-  for (uint32_t i = 0; i < mt->ntemps; i++)
-    if (mt->temps[i] == sc->args[0] || mt->temps[i] == mask) return PTERA_OK;
+  if (pr_fuse_is_temp(mt, sc->args[0]) || (mask >= 0 && pr_fuse_is_temp(mt, mask))) return PTERA_OK;
   mt->args[PK_FS_IN] = &m->values[sc->args[0]];
   mt->args[PK_FS_SCALE] = pr_fuse_double(m, scale);
-  mt->args[PK_FS_DIVIDE] = bool_value(m, divide);
+  mt->args[PK_FS_DIVIDE] = pr_fuse_bool(m, divide);
   mt->args[PK_FS_MASK] = mask >= 0 ? &m->values[mask] : pr_fuse_none(m);
   if (!mt->args[PK_FS_SCALE] || !mt->args[PK_FS_DIVIDE] || !mt->args[PK_FS_MASK])
     return pt_fail(&m->err, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
