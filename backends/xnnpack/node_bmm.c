@@ -50,41 +50,16 @@ ptera_status px_bmm_reshape(px_graph *g, const pf_xnn_node *n) {
   return px_need_ws(g, pk_gemm_f32_workspace(&q, px_threads(g)));
 }
 
-typedef struct bmm_job {
-  pk_gemm_f32_args q; /* batch 0's */
-  size_t sa, sb, sc;  /* elements between batches */
-} bmm_job;
-
-static pk_gemm_f32_args batch_args(const bmm_job *j, size_t i) {
-  pk_gemm_f32_args q = j->q;
-  q.a.ptr += i * j->sa;
-  q.b.ptr += i * j->sb;
-  q.c += i * j->sc;
-  return q;
-}
-
-static void rows_task(void *arg, size_t begin, size_t end) {
-  const bmm_job *j = arg;
-  for (size_t i = begin; i < end; i++) {
-    pk_gemm_f32_args q = batch_args(j, i);
-    pk_gemm_f32_rows(&q);
-  }
-}
-
 void px_bmm_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *a = &g->v[n->in[0]];
-  bmm_job j = {bmm_args(g, n), 0, 0, 0};
+  pk_gemm_f32_args q = bmm_args(g, n);
   size_t batch = 1;
   for (unsigned d = 0; d + 2 < a->ndims; d++) batch *= a->dims[d];
-  j.sa = j.q.M * j.q.K, j.sb = j.q.K * j.q.N, j.sc = j.q.M * j.q.N;
-  if (j.q.M <= PK_GEMM_F32_ROWS_MAX && j.q.K && j.q.N) {
-    /* a step's few rows per head: straight from B, the heads over the pool */
-    size_t per = j.sa * j.q.N, grain = per >= 16384 ? 1 : 16384 / per;
-    ptera_kernel_parallel_for(px_kctx(g), batch, grain, rows_task, &j);
+  size_t sa = q.M * q.K, sb = q.K * q.N, sc = q.M * q.N;
+  if (q.M <= PK_GEMM_F32_ROWS_MAX && q.K && q.N) { /* a step's few rows per head, heads over the pool */
+    pk_gemm_f32_rows(&q, batch, sa, sb, sc, px_kctx(g));
     return;
   }
-  for (size_t i = 0; i < batch; i++) {
-    pk_gemm_f32_args q = batch_args(&j, i);
+  for (size_t i = 0; i < batch; i++, q.a.ptr += sa, q.b.ptr += sb, q.c += sc)
     pk_gemm_f32_run(&q, px_ws(g), px_kctx(g));
-  }
 }

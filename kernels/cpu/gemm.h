@@ -74,11 +74,14 @@ PT_FUNC void pk_gemm_f32_run_share(const pk_gemm_f32_args *args, void *workspace
 PT_FUNC void pk_gemm_f32_share_part(const pk_gemm_f32_args *args, size_t nthreads, size_t t, size_t *m0,
                                     size_t *m1, size_t *n0, size_t *n1);
 
-/* A product of at most PK_GEMM_F32_ROWS_MAX rows straight from B, no
- * packing, one thread (gemm_rows.c): args with a unpacked and its rows
- * contiguous (a.s_c == 1), b unpacked with any strides, no bias, no clamp;
- * N, K >= 1. For a decoder step's few rows against a KV cache. */
+/* `batches` products of at most PK_GEMM_F32_ROWS_MAX rows straight from B,
+ * no packing (gemm_rows.c): args is batch 0's, with a unpacked and its rows
+ * contiguous (a.s_c == 1), b unpacked with any strides, no bias, no clamp,
+ * N, K >= 1; batch i's a, b and c start sa, sb, sc floats further on. The
+ * batches split over ptera_kernel_parallel_for(ctx, ...) (ctx NULL: one
+ * thread). For a decoder step's few rows per head against a KV cache. */
 #define PK_GEMM_F32_ROWS_MAX 8u
-PT_FUNC void pk_gemm_f32_rows(const pk_gemm_f32_args *args);
+PT_FUNC void pk_gemm_f32_rows(const pk_gemm_f32_args *args, size_t batches, size_t sa, size_t sb, size_t sc,
+                              ptera_kernel_ctx *ctx);
 
 #endif

@@ -18,7 +18,7 @@ static void prefetch_run(const float *p, size_t n) {
   __builtin_prefetch(p + n - 1);
 }
 
-void pk_gemm_f32_rows(const pk_gemm_f32_args *g) {
+static void rows(const pk_gemm_f32_args *g) {
   const pk_vmath_f32_table *vm = pk_vmath_f32();
   const size_t K = g->K, N = g->N, sk = g->b.s_r, sn = g->b.s_c;
   const float *b = g->b.ptr;
@@ -45,4 +45,29 @@ void pk_gemm_f32_rows(const pk_gemm_f32_args *g) {
       }
     }
   }
+}
+
+typedef struct rows_job {
+  const pk_gemm_f32_args *g;
+  size_t sa, sb, sc;
+} rows_job;
+
+static void rows_task(void *arg, size_t begin, size_t end) {
+  const rows_job *j = arg;
+  for (size_t i = begin; i < end; i++) {
+    pk_gemm_f32_args q = *j->g;
+    q.a.ptr += i * j->sa;
+    q.b.ptr += i * j->sb;
+    q.c += i * j->sc;
+    rows(&q);
+  }
+}
+
+#define GRAIN 16384u /* multiply-adds per task, at least */
+
+void pk_gemm_f32_rows(const pk_gemm_f32_args *g, size_t batches, size_t sa, size_t sb, size_t sc,
+                      ptera_kernel_ctx *ctx) {
+  rows_job j = {g, sa, sb, sc};
+  size_t per = g->M * g->K * g->N;
+  ptera_kernel_parallel_for(ctx, batches, per >= GRAIN ? 1 : GRAIN / per, rows_task, &j);
 }
