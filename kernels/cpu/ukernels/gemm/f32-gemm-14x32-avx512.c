@@ -33,13 +33,17 @@ static inline __attribute__((always_inline)) void step(const float *a, const flo
   }
 }
 
-/* The tile for rows = 1 .. MR, inlined with rows a constant. */
-static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t, const int rows) {
-  __m512 acc[MR][NV];
+static inline __attribute__((always_inline)) void zero(__m512 acc[MR][NV], const int rows) {
 #pragma GCC unroll 16
   for (int i = 0; i < rows; i++)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; v++) acc[i][v] = _mm512_setzero_ps();
+}
+
+/* The tile for rows = 1 .. MR, inlined with rows a constant. */
+static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t, const int rows) {
+  __m512 acc[MR][NV];
+  zero(acc, rows);
   if (t->load_c) /* C comes back from a previous k block, likely out of cache: overlap its load */
     for (size_t i = 0; i < t->mr; i++) {
       _mm_prefetch((const char *)(t->c + i * t->ldc), _MM_HINT_T0);
@@ -49,10 +53,7 @@ static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t
   size_t k = 0;
   if (rows < 4) { /* under 8 accumulators cannot cover the FMA latency: two sets, even and odd k */
     __m512 odd[MR][NV];
-#pragma GCC unroll 4
-    for (int i = 0; i < rows; i++)
-#pragma GCC unroll 4
-      for (int v = 0; v < NV; v++) odd[i][v] = _mm512_setzero_ps();
+    zero(odd, rows);
     for (; k + 2 <= t->kc; k += 2, a += 2 * MR, b += 2 * NR) {
       step(a, b, acc, rows);
       step(a + MR, b + NR, odd, rows);
