@@ -56,16 +56,28 @@ typedef struct dw_job {
   const float *in, *w, *bias;
   float *out;
   pk_dwconv2d_params p;
+  char *ws;
+  size_t slot; /* bytes of one task's staged rows */
+  slot_set slots;
 } dw_job;
 
+/* Floats of one task's staged rows (see dwconv.h). */
+static size_t dw_scratch_floats(const pk_conv2d_geom *g, size_t *wp) {
+  *wp = pk_dwconv2d_row_floats((size_t)g->kw, (size_t)g->stride[1], (size_t)g->w, (size_t)g->ow, (size_t)g->pad[1]);
+  return pk_dwconv2d_scratch_rows((size_t)g->kh) * *wp;
+}
+
 static void dw_task(void *arg, size_t begin, size_t end) {
-  const dw_job *j = arg;
-  size_t C = (size_t)j->g->c_in, k2 = (size_t)(j->g->kh * j->g->kw);
+  dw_job *j = arg;
+  size_t C = (size_t)j->g->c_in, k2 = (size_t)(j->g->kh * j->g->kw), slot = slot_claim(&j->slots);
+  pk_dwconv2d_params p = j->p;
+  p.scratch = (float *)(j->ws + slot * j->slot);
+  memset(p.scratch, 0, pk_dwconv2d_scratch_rows((size_t)j->g->kh) * p.wp * sizeof(float));
   for (size_t plane = begin; plane < end; plane++) {
     size_t c = plane % C;
-    j->fn(j->in + plane * j->p.h * j->p.w, j->w + c * k2, j->bias ? j->bias[c] : 0.0f,
-          j->out + plane * j->p.oh * j->p.ow, &j->p);
+    j->fn(j->in + plane * p.h * p.w, j->w + c * k2, j->bias ? j->bias[c] : 0.0f, j->out + plane * p.oh * p.ow, &p);
   }
+  slot_release(&j->slots, slot);
 }
 
 /* ---- shared by both product paths ---- */
@@ -488,7 +500,10 @@ size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   size_t total, slots = slot_count(nthreads);
   if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_workspace(g, nthreads);
   if (pk_conv2d_dwcl_applies(g)) return pk_conv2d_dwcl_workspace(g);
-  if (dw_pick(g)) return 0;
+  if (dw_pick(g)) {
+    size_t wp, floats = dw_scratch_floats(g, &wp);
+    return mul_ok(align64(floats * sizeof(float)), slots, &total) ? total : SIZE_MAX;
+  }
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_workspace(g, nthreads);
   if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_workspace(g, nthreads);
   if (g->transposed) {
@@ -540,11 +555,13 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
   }
   pk_f32_dwconv2d_fn dw = pk_conv2d_dwcl_applies(g) ? NULL : dw_pick(g);
   if (dw) {
-    dw_job j = {g, dw, in, w, bias, out,
-                {(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow, (size_t)g->pad[0],
-                 (size_t)g->pad[1], min, max}};
-    size_t planes = (size_t)(g->n * g->c_in);
-    ptera_kernel_parallel_for(ctx, planes, (planes + 4 * nthreads - 1) / (4 * nthreads), dw_task, &j);
+    dw_job j = {.g = g, .fn = dw, .in = in, .w = w, .bias = bias, .out = out, .ws = ws,
+                .p = {(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow, (size_t)g->pad[0],
+                      (size_t)g->pad[1], min, max, 0, NULL}};
+    j.slot = align64(dw_scratch_floats(g, &j.p.wp) * sizeof(float));
+    slots_init(&j.slots);
+    size_t planes = (size_t)(g->n * g->c_in), grain = (planes + 4 * nthreads - 1) / (4 * nthreads);
+    ptera_kernel_parallel_for(ctx, planes, grain, dw_task, &j);
     return;
   }
   if (g->transposed) {
