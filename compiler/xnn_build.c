@@ -649,7 +649,13 @@ static ptera_status reshape(xb *b, const pc_gnode *gn) {
   n->v0 = shape;
   n->n0 = t->dim ? t->dim : 1;
   n->in[0] = (uint32_t)in;
-  return finish_as(b, n, y, NCHW, false, q);
+  ptera_status st = finish_as(b, n, y, NCHW, false, q);
+  /* a clamp after the reshape of a node's only use still folds into that
+   * node (clamping commutes with a reshape): addmm -> view -> relu */
+  int32_t x = gn->args[0];
+  if (st == PTERA_OK && !q && b->fusable[x] >= 0 && b->c->reads[x] == 1 && !b->c->m.is_output[x])
+    b->fusable[y] = b->fusable[x];
+  return st;
 }
 
 static ptera_status permute(xb *b, const pc_gnode *gn) {

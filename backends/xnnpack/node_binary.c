@@ -1,6 +1,13 @@
 /* Add, Subtract, Multiply, Div (then clamp), Minimum, Maximum, PReLU:
  * elementwise with NumPy broadcasting, right-aligned (docs/XNNPACK.md §8), in
- * fp32; rows of the output split over the thread pool. */
+ * fp32; rows of the output split over the thread pool. Dims that both
+ * operands walk the same way are merged first, so a row is as long as the
+ * broadcast allows; Add, Subtract, Multiply and Div rows whose operands are
+ * contiguous or one repeated element run on the vector math (cpu/vmath.h,
+ * bit for bit the scalar results), the clamp too. */
+#include <math.h>
+
+#include "cpu/vmath.h"
 #include "xnnpack/xnn.h"
 
 ptera_status px_binary_reshape(px_graph *g, const pf_xnn_node *n) {
@@ -22,6 +29,17 @@ ptera_status px_binary_reshape(px_graph *g, const pf_xnn_node *n) {
   if (n->kind == PF_XNN_PRELU && (b->ndims > 1 || r != a->ndims))
     return px_fail(g, PTERA_INVALID_ARGUMENT, "slope must be [C] or [1] and no wider than the input");
   return px_set_shape(g, o, dims, r);
+}
+
+/* The vector-math operation of kind, or -1. */
+static int vmath_op(unsigned kind) {
+  switch (kind) {
+    case PF_XNN_ADD: return PK_VB_ADD;
+    case PF_XNN_SUBTRACT: return PK_VB_SUB;
+    case PF_XNN_MULTIPLY: return PK_VB_MUL;
+    case PF_XNN_DIV: return PK_VB_DIV;
+    default: return -1;
+  }
 }
 
 static float apply(unsigned kind, float x, float y) {
@@ -59,10 +77,22 @@ static void binary_task(void *arg, size_t begin, size_t end) {
     offb += idx[d] * j->sb[d];
   }
   float *z = j->z + begin * inner;
+  const pk_vmath_f32_table *vm = pk_vmath_f32();
+  int op = vmath_op(kind);
+  pk_vbinary_f32 vf = NULL; /* the row's vector routine, when its operands allow one */
+  if (op >= 0 && isa <= 1 && isb <= 1 && (isa || isb))
+    vf = vm->binary[op][isa && isb ? PK_VB_RUNS : isa ? PK_VB_SCALAR_B : PK_VB_SCALAR_A];
+  bool vclamp = clamp && (lo > -INFINITY || hi < INFINITY);
   for (size_t row = begin; row < end; row++) {
-    for (size_t k = 0; k < inner; k++) {
-      float v = apply(kind, j->x[offa + k * isa], j->y[offb + k * isb]);
-      *z++ = clamp ? px_clampf(v, lo, hi) : v;
+    if (vf) {
+      vf(inner, j->x + offa, j->y + offb, z);
+      if (vclamp) vm->clamp(inner, z, lo, hi, z);
+      z += inner;
+    } else {
+      for (size_t k = 0; k < inner; k++) {
+        float v = apply(kind, j->x[offa + k * isa], j->y[offb + k * isb]);
+        *z++ = clamp ? px_clampf(v, lo, hi) : v;
+      }
     }
     for (unsigned d = r ? r - 1 : 0; d-- > 0;) { /* advance the outer index */
       offa += j->sa[d];
@@ -90,6 +120,18 @@ void px_binary_run(px_graph *g, const pf_xnn_node *n) {
     j.sb[i] = db == 1 ? 0 : eb;
     ea *= da;
     eb *= db;
+  }
+  unsigned kept = 0; /* output dims of extent 1 dropped: they step nowhere */
+  for (unsigned i = 0; i < j.r; i++)
+    if (j.od[i] != 1) j.od[kept] = j.od[i], j.sa[kept] = j.sa[i], j.sb[kept] = j.sb[i], kept++;
+  j.r = kept;
+  /* merge dim i - 1 into i where both operands step over the two as one run */
+  for (unsigned i = j.r; i-- > 1;) {
+    unsigned d = i - 1;
+    if (j.sa[d] != j.sa[i] * j.od[i] || j.sb[d] != j.sb[i] * j.od[i]) continue;
+    j.od[i] *= j.od[d];
+    for (unsigned k = d; k + 1 < j.r; k++) j.od[k] = j.od[k + 1], j.sa[k] = j.sa[k + 1], j.sb[k] = j.sb[k + 1];
+    j.r--;
   }
   j.x = a->data;
   j.y = b->data;

@@ -542,6 +542,60 @@ static void test_support_rules(void) {
   CHECK(softmax_dim(1) && softmax_dim(-1) && !softmax_dim(0));
 }
 
+/* x [2,12] -> mm(W [12,2]) -> view [1,4] -> relu: the ReLU, one reshape
+ * past the product, still becomes the FullyConnected's output_min_max (no
+ * Clamp node), and the program computes relu(x W) (by hand). */
+static pc_graph *view_relu_graph(void) {
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = cu_fact(g, 2, IDS(2, 12)), m = cu_fconst(g, 2, IDS(12, 2), mw, 24), y = cu_fact(g, 2, IDS(2, 2));
+  int32_t shape = pc_graph_ints(g, (const int64_t[]){1, 4}, 2);
+  int32_t v = cu_fact(g, 2, IDS(1, 4)), r = cu_fact(g, 2, IDS(1, 4));
+  pc_graph_call(g, "aten::mm.out", IDS(x, m, y), W(0, 0, 1), 3);
+  pc_graph_call(g, "aten::view_copy.out", IDS(y, shape, v), W(0, 0, 1), 3);
+  pc_graph_call(g, "aten::relu.out", IDS(v, r), W(0, 1), 2);
+  CHECK(pc_graph_set_inputs(g, &x, 1) == PTERA_OK && pc_graph_set_outputs(g, &r, 1) == PTERA_OK);
+  return g;
+}
+
+static void test_clamp_through_view(void) {
+  pc_graph *g = view_relu_graph();
+  pc_xnn_stats st = {0};
+  CHECK(pc_to_xnnpack(g, PC_XNN_QUANT_NONE, 32, NULL, &st) == PTERA_OK);
+  CHECK(st.partitions == 1 && st.delegated_nodes == 3 && g->nnodes == 1);
+  pt_arena a;
+  pt_arena_init(&a, NULL);
+  pf_xnn_graph x;
+  pt_err e;
+  CHECK(g->nnodes == 1 && pf_xnn_parse(g->nodes[0].blob, g->nodes[0].blob_size, &a, &x, &e) == PTERA_OK);
+  const pf_xnn_node *fc = g->nnodes == 1 ? find_kind(&x, PF_XNN_FULLY_CONNECTED) : NULL;
+  CHECK(fc && fc->has_min_max && fc->out_min == 0.0f && isinf(fc->out_max));
+  CHECK(g->nnodes == 1 && count_kind(&x, PF_XNN_CLAMP) == 0);
+  pt_arena_release(&a);
+  pc_graph_free(g);
+
+  float xin[24];
+  for (int i = 0; i < 24; i++) xin[i] = (float)((i * 7) % 13) / 4 - 1.5f;
+  g = view_relu_graph();
+  pc_compile_options o = cu_options(PC_BACKEND_XNNPACK);
+  pc_compile_result res;
+  cu_compile(g, &o, &res);
+  ptera_program *prog;
+  ptera_method *m;
+  const ptera_tensor *y = cu_run_forward(&res, xin, 2, IDS(2, 12), 4, &prog, &m);
+  CHECK(y != NULL);
+  for (int i = 0; y && i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      double want = 0;
+      for (int k = 0; k < 12; k++) want += (double)xin[i * 12 + k] * mw[k * 2 + j];
+      want = want > 0 ? want : 0;
+      CHECK(fabs(((const float *)y->data)[i * 2 + j] - want) <= 1e-5 * (1 + fabs(want)));
+    }
+  ptera_method_destroy(m);
+  ptera_program_destroy(prog);
+  pc_compile_result_free(&res);
+  pc_graph_free(g);
+}
+
 int main(void) {
   fill();
   test_one_partition();
@@ -551,6 +605,7 @@ int main(void) {
   test_bounded();
   test_handoff();
   test_scalar_ops();
+  test_clamp_through_view();
   test_support_rules();
   test_split_cat();
   test_8da8w();
