@@ -157,8 +157,15 @@ static void gather_run(const conv_phase *ph, const float *plane, size_t H, size_
 
 typedef struct fwd_plan {
   size_t K, P, slot; /* slot: bytes of one packed B block */
+  size_t units;      /* images x groups x blocks */
   conv_split sp;
 } fwd_plan;
+
+/* Workspace: a B per task, or (several shares) a B per unit, gathered once
+ * and shared by the unit's shares. */
+static bool fwd_ws_bytes(const fwd_plan *pl, size_t nthreads, size_t *total) {
+  return mul_ok(pl->slot, pl->sp.shares > 1 ? pl->units : slot_count(nthreads), total);
+}
 
 static bool fwd_plan_make(const pk_conv2d_geom *g, size_t nthreads, fwd_plan *pl) {
   size_t K, P, col;
@@ -167,9 +174,11 @@ static bool fwd_plan_make(const pk_conv2d_geom *g, size_t nthreads, fwd_plan *pl
     return false;
   conv_split sp = conv_split_make(P, CONV_COL_STEP, CONV_BTILE_BYTES / col, (size_t)(g->n * g->groups),
                                   (size_t)pk_conv2d_cout_g(g), nthreads);
-  size_t slot;
-  if (!mul_ok(sp.bmax + CONV_NR_MAX - 1, col, &slot) || slot > SIZE_MAX - 128) return false;
-  *pl = (fwd_plan){K, P, align64(slot + 64), sp};
+  size_t slot, units;
+  if (!mul_ok(sp.bmax + CONV_NR_MAX - 1, col, &slot) || slot > SIZE_MAX - 128 ||
+      !mul_ok((size_t)(g->n * g->groups), sp.nblocks, &units))
+    return false;
+  *pl = (fwd_plan){K, P, align64(slot + 64), units, sp};
   return true;
 }
 
@@ -187,6 +196,7 @@ typedef struct fwd_job {
   fwd_plan pl;
   char *ws;
   slot_set slots;
+  size_t chunk; /* shared: input channels a gather item takes */
 } fwd_job;
 
 /* One run of a B panel's lanes: grid row t, columns u .. u + n - 1. */
@@ -235,16 +245,19 @@ static void gather_lanes(const conv_phase *ph, const float *plane, size_t H, siz
 
 #define CONV_SPANS 64 /* spans kept per panel (runs x tap columns; 1.5 KiB of stack) */
 
-/* Packs B of image n, group grp, ncols columns from col0, panel by panel:
- * each panel's K rows of NR lanes are consecutive in dst, so the writes
- * stream; a panel's lanes split into runs along output rows once, and each
- * run's column spans are found once per tap column. */
-static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, size_t ncols, float *dst) {
+/* Packs the rows of input channels [ch0, ch1) of B of image n, group grp,
+ * ncols columns from col0, into its panels, panel by panel: each
+ * panel's rows of NR lanes are consecutive, so the writes stream; a panel's
+ * lanes split into runs along output rows once, and each run's column spans
+ * are found once per tap column. */
+static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, size_t ncols, size_t ch0, size_t ch1,
+                       float *panels) {
   const pk_conv2d_geom *g = jb->g;
   const conv_phase *ph = jb->ph;
-  size_t H = (size_t)g->h, W = (size_t)g->w, NR = jb->nr, cin_g = (size_t)pk_conv2d_cin_g(g);
+  size_t H = (size_t)g->h, W = (size_t)g->w, NR = jb->nr, cin_g = (size_t)pk_conv2d_cin_g(g), taps = ph->nj * ph->ni;
   const float *plane0 = jb->in + (n * (size_t)g->c_in + grp * cin_g) * H * W;
   for (size_t c0 = col0; c0 < col0 + ncols; c0 += NR) {
+    float *dst = panels + ((c0 - col0) / NR * cin_g * taps + ch0 * taps) * NR;
     size_t w = col0 + ncols - c0 < NR ? col0 + ncols - c0 : NR, nruns = 0;
     lane_run runs[CONV_NR_MAX];
     col_span spans[CONV_SPANS];
@@ -256,7 +269,7 @@ static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, siz
     bool kept = nruns * ph->ni <= CONV_SPANS;
     for (size_t r = 0; kept && r < nruns; r++)
       for (size_t i = 0; i < ph->ni; i++) spans[r * ph->ni + i] = span_of(ph, W, i, &runs[r]);
-    for (size_t c = 0; c < cin_g; c++) {
+    for (size_t c = ch0; c < ch1; c++) {
       const float *plane = plane0 + c * H * W;
       for (size_t j = 0; j < ph->nj; j++)
         for (size_t i = 0; i < ph->ni; i++, dst += NR) {
@@ -275,32 +288,70 @@ static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, siz
   }
 }
 
+/* Unit u (image x group x block): its image, group and columns [*col0, *col1). */
+static void fwd_unit(const fwd_job *jb, size_t u, size_t *n, size_t *grp, size_t *col0, size_t *col1) {
+  size_t groups = (size_t)jb->g->groups, rest = u / jb->pl.sp.nblocks;
+  conv_split_block(&jb->pl.sp, jb->pl.P, u % jb->pl.sp.nblocks, col0, col1);
+  *grp = rest % groups;
+  *n = rest / groups;
+}
+
+/* Share `share` of unit u's product, B (its header written) in bt. */
+static void fwd_product(const fwd_job *jb, size_t u, size_t share, const char *bt) {
+  const pk_conv2d_geom *g = jb->g;
+  size_t cout_g = (size_t)pk_conv2d_cout_g(g), n, grp, col0, col1;
+  fwd_unit(jb, u, &n, &grp, &col0, &col1);
+  if (col1 == col0) return;
+  pk_gemm_f32_args a = {cout_g, col1 - col0, jb->pl.K, {NULL, jb->pl.K, 1, jb->packed + grp * jb->pack_stride},
+                        {NULL, 0, 0, bt}, jb->bias ? jb->bias + grp * cout_g : NULL, NULL,
+                        jb->out + (n * (size_t)g->c_out + grp * cout_g) * jb->pl.P + col0, jb->pl.P,
+                        jb->min, jb->max};
+  pk_gemm_f32_run_share(&a, NULL, jb->pl.sp.shares, share);
+}
+
+/* Writes the header of unit u's B in bt; returns its panels (NULL: no columns). */
+static float *fwd_b_start(const fwd_job *jb, size_t u, char *bt) {
+  size_t n, grp, col0, col1;
+  fwd_unit(jb, u, &n, &grp, &col0, &col1);
+  return col1 > col0 ? pk_gemm_f32_pack_b_start(bt, jb->pl.K, col1 - col0, jb->isa) : NULL;
+}
+
+/* One share per unit: item u gathers unit u's B into the task's slot and multiplies. */
 static void fwd_task(void *arg, size_t begin, size_t end) {
   fwd_job *jb = arg;
-  const pk_conv2d_geom *g = jb->g;
-  const fwd_plan *pl = &jb->pl;
-  size_t slot = slot_claim(&jb->slots);
-  char *bt = jb->ws + slot * pl->slot;
-  size_t cout_g = (size_t)pk_conv2d_cout_g(g), groups = (size_t)g->groups, gathered = SIZE_MAX;
-  float *panels = NULL;
-  for (size_t item = begin; item < end; item++) {
-    size_t shares = pl->sp.shares, unit = item / shares, blk = unit % pl->sp.nblocks, rest = unit / pl->sp.nblocks;
-    size_t grp = rest % groups, n = rest / groups, col0, col1;
-    conv_split_block(&pl->sp, pl->P, blk, &col0, &col1);
-    size_t ncols = col1 - col0;
-    if (!ncols) continue;
-    if (unit != gathered) {
-      panels = pk_gemm_f32_pack_b_start(bt, pl->K, ncols, jb->isa);
-      fwd_gather(jb, n, grp, col0, ncols, panels);
-      gathered = unit;
-    }
-    pk_gemm_f32_args a = {cout_g, ncols, pl->K, {NULL, pl->K, 1, jb->packed + grp * jb->pack_stride},
-                          {NULL, 0, 0, bt}, jb->bias ? jb->bias + grp * cout_g : NULL, NULL,
-                          jb->out + (n * (size_t)g->c_out + grp * cout_g) * pl->P + col0, pl->P,
-                          jb->min, jb->max};
-    pk_gemm_f32_run_share(&a, NULL, shares, item % shares);
+  size_t slot = slot_claim(&jb->slots), cin_g = (size_t)pk_conv2d_cin_g(jb->g);
+  char *bt = jb->ws + slot * jb->pl.slot;
+  for (size_t u = begin; u < end; u++) {
+    size_t n, grp, col0, col1;
+    float *panels = fwd_b_start(jb, u, bt);
+    if (!panels) continue;
+    fwd_unit(jb, u, &n, &grp, &col0, &col1);
+    fwd_gather(jb, n, grp, col0, col1 - col0, 0, cin_g, panels);
+    fwd_product(jb, u, 0, bt);
   }
   slot_release(&jb->slots, slot);
+}
+
+/* Shared (several shares per unit), first loop: item (unit, chunk of
+ * jb->chunk input channels) gathered into the unit's own B. */
+static void fwd_gather_task(void *arg, size_t begin, size_t end) {
+  fwd_job *jb = arg;
+  size_t cin_g = (size_t)pk_conv2d_cin_g(jb->g), per = (cin_g + jb->chunk - 1) / jb->chunk;
+  for (size_t item = begin; item < end; item++) {
+    size_t u = item / per, ch0 = item % per * jb->chunk, ch1 = ch0 + jb->chunk < cin_g ? ch0 + jb->chunk : cin_g;
+    size_t n, grp, col0, col1;
+    fwd_unit(jb, u, &n, &grp, &col0, &col1);
+    if (col1 > col0)
+      fwd_gather(jb, n, grp, col0, col1 - col0, ch0, ch1, pk_gemm_f32_packed_panels(jb->ws + u * jb->pl.slot));
+  }
+}
+
+/* Shared, second loop: item (unit, share). */
+static void fwd_product_task(void *arg, size_t begin, size_t end) {
+  fwd_job *jb = arg;
+  size_t shares = jb->pl.sp.shares;
+  for (size_t item = begin; item < end; item++)
+    fwd_product(jb, item / shares, item % shares, jb->ws + item / shares * jb->pl.slot);
 }
 
 /* ---- transposed: gather + product per output phase ---- */
@@ -512,7 +563,7 @@ size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
     return total;
   }
   fwd_plan pl;
-  if (!fwd_plan_make(g, nthreads ? nthreads : 1, &pl) || !mul_ok(pl.slot, slots, &total)) return SIZE_MAX;
+  if (!fwd_plan_make(g, nthreads ? nthreads : 1, &pl) || !fwd_ws_bytes(&pl, nthreads, &total)) return SIZE_MAX;
   return total;
 }
 
@@ -537,8 +588,18 @@ static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed
   ph.ni = phase_taps(false, g->kw, g->stride[1], g->pad[1], g->dil[1], 0, ph.offx, ph.kx);
   jb.ph = &ph;
   slots_init(&jb.slots);
-  size_t items = (size_t)(g->n * g->groups) * jb.pl.sp.nblocks * jb.pl.sp.shares;
-  ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), fwd_task, &jb);
+  size_t units = jb.pl.units, shares = jb.pl.sp.shares;
+  if (shares == 1) {
+    ptera_kernel_parallel_for(ctx, units, slot_grain(units, nthreads), fwd_task, &jb);
+    return;
+  }
+  size_t cin_g = (size_t)pk_conv2d_cin_g(g), per = (CONV_SPLIT_ITEMS * nthreads + units - 1) / units;
+  if (per > cin_g) per = cin_g;
+  jb.chunk = (cin_g + per - 1) / per;
+  per = (cin_g + jb.chunk - 1) / jb.chunk;
+  for (size_t u = 0; u < units; u++) fwd_b_start(&jb, u, jb.ws + u * jb.pl.slot);
+  ptera_kernel_parallel_for(ctx, units * per, 1, fwd_gather_task, &jb);
+  ptera_kernel_parallel_for(ctx, units * shares, 1, fwd_product_task, &jb);
 }
 
 void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, const void *packed_w,

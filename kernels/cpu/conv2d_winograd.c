@@ -1,10 +1,17 @@
 /* Winograd F(2x2, 3x3) convolution driver (conv2d_winograd.h).
  *
  * Filters: 16 packed A matrices U_a [C_out, C_in], 64-byte aligned,
- * ustride bytes apart. Per image and block of nbt tiles (a task's slot):
- * 16 packed B matrices V_a [C_in, tiles] vstride bytes apart, the 16
- * products M_a [C_out, nbt] (row stride nbt), and one channel's input
- * transform [16, nbt] (lanes contiguous, then copied into the panels). */
+ * ustride bytes apart. Per image and block of nbt tiles (a unit), a region:
+ * 16 packed B matrices V_a [C_in, tiles] vstride bytes apart and the 16
+ * products M_a [C_out, nbt] (row stride nbt); per task, one channel's input
+ * transform [16, nbt] (lanes contiguous, then copied into the panels).
+ * With one share per unit a task's slot holds the unit's region and its
+ * transform buffer, and one item does the whole unit. With several shares
+ * (few tiles: the products split over their rows) the unit's input is
+ * transformed once, channels over the threads, into a region per unit;
+ * then each share computes its rows of the 16 products and their output
+ * transform from that region (two parallel loops instead of every share
+ * transforming the whole input again). */
 #include "cpu/conv2d_winograd.h"
 
 #include <math.h>
@@ -62,7 +69,10 @@ void pk_conv2d_wino_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0
 }
 
 typedef struct wino_plan {
-  size_t tiles, nbt, vstride, slot; /* nbt: tiles of the widest block */
+  size_t tiles, nbt, vstride; /* nbt: tiles of the widest block */
+  size_t region, tmp;         /* bytes of a unit's V and M, of a task's transform buffer */
+  size_t units;               /* images x blocks */
+  bool shared;                /* several shares: one region per unit, transformed once */
   conv_split sp;
 } wino_plan;
 
@@ -71,21 +81,29 @@ static bool wino_plan_make(const pk_conv2d_geom *g, size_t nthreads, wino_plan *
   size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out;
   if (!mul_ok(cin + cout, WINO_ALPHA * sizeof(float), &col)) return false;
   conv_split sp = conv_split_make(tiles, WINO_COL_STEP, WINO_SLOT_BYTES / col, (size_t)g->n, cout, nthreads);
-  size_t nbt = sp.bmax, vs, vbytes, mbytes, slot;
+  size_t nbt = sp.bmax, vs, vbytes, mbytes, region, tmp, units;
   if (!mul_ok(nbt + WINO_NR_MAX - 1, cin * sizeof(float), &vs) || vs > SIZE_MAX - 128) return false;
   vs = align64(vs + 64);
-  if (!mul_ok(vs, WINO_ALPHA, &vbytes) || !mul_ok(nbt * WINO_ALPHA, (cout + 1) * sizeof(float), &mbytes) ||
-      __builtin_add_overflow(vbytes, mbytes, &slot) || slot > SIZE_MAX - 64)
+  if (!mul_ok(vs, WINO_ALPHA, &vbytes) || !mul_ok(nbt * WINO_ALPHA, cout * sizeof(float), &mbytes) ||
+      __builtin_add_overflow(vbytes, mbytes, &region) || region > SIZE_MAX - 64 ||
+      !mul_ok(nbt * WINO_ALPHA, sizeof(float), &tmp) || tmp > SIZE_MAX - 64 || !mul_ok((size_t)g->n, sp.nblocks, &units))
     return false;
-  *pl = (wino_plan){tiles, nbt, vs, align64(slot), sp};
+  *pl = (wino_plan){tiles, nbt, vs, align64(region), align64(tmp), units, sp.shares > 1, sp};
   return true;
+}
+
+/* Bytes of the workspace: a slot (region and buffer) per task, or a region
+ * per unit and a buffer per task (shared). */
+static bool wino_ws_bytes(const wino_plan *pl, size_t nthreads, size_t *total) {
+  size_t slots = slot_count(nthreads), a, b;
+  if (!pl->shared) return !__builtin_add_overflow(pl->region, pl->tmp, &a) && mul_ok(a, slots, total);
+  return mul_ok(pl->region, pl->units, &a) && mul_ok(pl->tmp, slots, &b) && !__builtin_add_overflow(a, b, total);
 }
 
 size_t pk_conv2d_wino_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   wino_plan pl;
   size_t total;
-  if (!wino_plan_make(g, nthreads ? nthreads : 1, &pl) || !mul_ok(pl.slot, slot_count(nthreads), &total))
-    return SIZE_MAX;
+  if (!wino_plan_make(g, nthreads ? nthreads : 1, &pl) || !wino_ws_bytes(&pl, nthreads, &total)) return SIZE_MAX;
   return total;
 }
 
@@ -117,30 +135,37 @@ typedef struct wino_job {
   size_t nr, ustride;
   pk_wino23_plane plane;
   wino_plan pl;
+  size_t chunk; /* shared: input channels a transform item takes */
   char *ws;
   slot_set slots;
 } wino_job;
 
-/* Item (image, block, share): the block's input transform, the share's
- * part of the 16 products and the output transform of that part. */
-static void wino_item(const wino_job *jb, size_t item, char *slot) {
+/* Tiles [*t0, *t0 + return) of unit (image, block) u; *n its image. */
+static size_t unit_tiles(const wino_plan *pl, size_t u, size_t *t0, size_t *n) {
+  size_t t1;
+  conv_split_block(&pl->sp, pl->tiles, u % pl->sp.nblocks, t0, &t1);
+  *n = u / pl->sp.nblocks;
+  return t1 - *t0;
+}
+
+/* The headers of unit u's 16 V_a in its region. */
+static void wino_v_headers(const wino_job *jb, size_t u, char *region) {
+  size_t t0, n, nt = unit_tiles(&jb->pl, u, &t0, &n);
+  for (size_t a = 0; nt && a < WINO_ALPHA; a++)
+    pk_gemm_f32_pack_b_start(region + a * jb->pl.vstride, (size_t)jb->g->c_in, nt, jb->isa);
+}
+
+/* Input channels [c0, c1) of unit u transformed into the V panels of its
+ * region (headers written); tmp: this task's transform buffer. */
+static void wino_transform(const wino_job *jb, size_t u, size_t c0, size_t c1, char *region, float *tmp) {
   const pk_conv2d_geom *g = jb->g;
   const wino_plan *pl = &jb->pl;
-  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, NR = jb->nr, shares = pl->sp.shares;
-  size_t share = item % shares, unit = item / shares, blk = unit % pl->sp.nblocks, n = unit / pl->sp.nblocks;
-  size_t t0, t1;
-  conv_split_block(&pl->sp, pl->tiles, blk, &t0, &t1);
-  size_t nt = t1 - t0;
+  size_t cin = (size_t)g->c_in, NR = jb->nr, t0, n, nt = unit_tiles(pl, u, &t0, &n);
+  size_t HW = (size_t)(g->h * g->w), vs = pl->vstride / sizeof(float);
   if (!nt) return;
-  size_t HW = (size_t)(g->h * g->w), OHW = (size_t)(g->oh * g->ow), vs = pl->vstride / sizeof(float);
-  float *v0 = NULL, *m = (float *)(slot + WINO_ALPHA * pl->vstride);
-  for (size_t a = 0; a < WINO_ALPHA; a++) {
-    float *v = pk_gemm_f32_pack_b_start(slot + a * pl->vstride, cin, nt, jb->isa);
-    if (!a) v0 = v;
-  }
+  float *v0 = pk_gemm_f32_packed_panels(region); /* the same offset in every V_a */
   const float *in = jb->in + n * cin * HW;
-  float *tmp = m + WINO_ALPHA * cout * pl->nbt; /* one channel's transform, lanes contiguous */
-  for (size_t c = 0; c < cin; c++) {
+  for (size_t c = c0; c < c1; c++) {
     jb->fn.input(&jb->plane, in + c * HW, t0, nt, tmp, pl->nbt);
     for (size_t p = 0; p * NR < nt; p++) { /* into the panels */
       size_t w = nt - p * NR < NR ? nt - p * NR : NR;
@@ -151,14 +176,24 @@ static void wino_item(const wino_job *jb, size_t item, char *slot) {
       }
     }
   }
+}
+
+/* Share `share` of unit u: its rows of the 16 products from the region's V
+ * into the region's M, then their output transform. */
+static void wino_products(const wino_job *jb, size_t u, size_t share, char *region) {
+  const pk_conv2d_geom *g = jb->g;
+  const wino_plan *pl = &jb->pl;
+  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, shares = pl->sp.shares, t0, n, nt = unit_tiles(pl, u, &t0, &n);
+  if (!nt) return;
+  float *m = (float *)(region + WINO_ALPHA * pl->vstride);
   pk_gemm_f32_args ga;
   for (size_t a = 0; a < WINO_ALPHA; a++) {
     ga = (pk_gemm_f32_args){cout, nt, cin, {NULL, cin, 1, jb->packed + a * jb->ustride},
-                            {NULL, 0, 0, slot + a * pl->vstride}, NULL, NULL, m + a * cout * pl->nbt, pl->nbt,
+                            {NULL, 0, 0, region + a * pl->vstride}, NULL, NULL, m + a * cout * pl->nbt, pl->nbt,
                             -INFINITY, INFINITY};
     pk_gemm_f32_run_share(&ga, NULL, shares, share);
   }
-  size_t m0, m1, n0, n1;
+  size_t m0, m1, n0, n1, OHW = (size_t)(g->oh * g->ow);
   pk_gemm_f32_share_part(&ga, shares, share, &m0, &m1, &n0, &n1);
   if (n0 >= n1) return;
   float *out = jb->out + n * cout * OHW;
@@ -167,11 +202,37 @@ static void wino_item(const wino_job *jb, size_t item, char *slot) {
                   jb->bias ? jb->bias[co] : 0.0f, jb->min, jb->max, out + co * OHW);
 }
 
+/* One share per unit: item u transforms and multiplies unit u in a slot. */
 static void wino_task(void *arg, size_t begin, size_t end) {
   wino_job *jb = arg;
   size_t slot = slot_claim(&jb->slots);
-  for (size_t item = begin; item < end; item++) wino_item(jb, item, jb->ws + slot * jb->pl.slot);
+  char *region = jb->ws + slot * (jb->pl.region + jb->pl.tmp);
+  for (size_t u = begin; u < end; u++) {
+    wino_v_headers(jb, u, region);
+    wino_transform(jb, u, 0, (size_t)jb->g->c_in, region, (float *)(region + jb->pl.region));
+    wino_products(jb, u, 0, region);
+  }
   slot_release(&jb->slots, slot);
+}
+
+/* Shared, first loop: item (unit, channel chunk of `chunk` channels). */
+static void wino_transform_task(void *arg, size_t begin, size_t end) {
+  wino_job *jb = arg;
+  size_t slot = slot_claim(&jb->slots), cin = (size_t)jb->g->c_in, per = (cin + jb->chunk - 1) / jb->chunk;
+  float *tmp = (float *)(jb->ws + jb->pl.units * jb->pl.region + slot * jb->pl.tmp);
+  for (size_t item = begin; item < end; item++) {
+    size_t u = item / per, c0 = item % per * jb->chunk, c1 = c0 + jb->chunk < cin ? c0 + jb->chunk : cin;
+    wino_transform(jb, u, c0, c1, jb->ws + u * jb->pl.region, tmp);
+  }
+  slot_release(&jb->slots, slot);
+}
+
+/* Shared, second loop: item (unit, share). */
+static void wino_products_task(void *arg, size_t begin, size_t end) {
+  wino_job *jb = arg;
+  size_t shares = jb->pl.sp.shares;
+  for (size_t item = begin; item < end; item++)
+    wino_products(jb, item / shares, item % shares, jb->ws + item / shares * jb->pl.region);
 }
 
 void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
@@ -186,6 +247,17 @@ void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *pa
                                (size_t)g->pad[0], (size_t)g->pad[1], ((size_t)g->ow + 1) / 2};
   if (!wino_plan_make(g, nthreads, &jb.pl)) return;
   slots_init(&jb.slots);
-  size_t items = (size_t)g->n * jb.pl.sp.nblocks * jb.pl.sp.shares;
-  ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), wino_task, &jb);
+  if (!jb.pl.shared) {
+    ptera_kernel_parallel_for(ctx, jb.pl.units, slot_grain(jb.pl.units, nthreads), wino_task, &jb);
+    return;
+  }
+  size_t cin = (size_t)g->c_in, want = CONV_SPLIT_ITEMS * nthreads, per = (want + jb.pl.units - 1) / jb.pl.units;
+  if (per > cin) per = cin;
+  jb.chunk = (cin + per - 1) / per;
+  per = (cin + jb.chunk - 1) / jb.chunk;
+  size_t items = jb.pl.units * per;
+  for (size_t u = 0; u < jb.pl.units; u++) wino_v_headers(&jb, u, jb.ws + u * jb.pl.region);
+  ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), wino_transform_task, &jb);
+  items = jb.pl.units * jb.pl.sp.shares;
+  ptera_kernel_parallel_for(ctx, items, 1, wino_products_task, &jb);
 }

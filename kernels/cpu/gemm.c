@@ -138,6 +138,8 @@ float *pk_gemm_f32_pack_b_start(void *packed, size_t K, size_t N, pk_isa isa) {
   return (float *)((char *)packed + HEADER);
 }
 
+float *pk_gemm_f32_packed_panels(void *packed) { return (float *)((char *)packed + HEADER); }
+
 size_t pk_gemm_f32_a_panel(pk_isa isa) { return pk_gemm_f32_kernel_for(isa)->mr; }
 
 size_t pk_gemm_f32_pack_a_size_isa(size_t M, size_t K, pk_isa isa) {

@@ -51,6 +51,9 @@ PT_FUNC pk_isa pk_gemm_f32_packed_isa(const void *packed);
 PT_FUNC size_t pk_gemm_f32_b_panel(pk_isa isa);
 PT_FUNC size_t pk_gemm_f32_pack_b_size_isa(size_t K, size_t N, pk_isa isa);
 PT_FUNC float *pk_gemm_f32_pack_b_start(void *packed, size_t K, size_t N, pk_isa isa);
+/* The panels of an operand whose header pk_gemm_f32_pack_b_start or
+ * _pack_a_start already wrote (several tasks filling one operand). */
+PT_FUNC float *pk_gemm_f32_packed_panels(void *packed);
 /* The same for an A (M×K) written by the caller: pk_gemm_f32_a_panel gives
  * the panel height MR; panel p, step k, lane i at [(p*K + k)*MR + i], lanes
  * past M zero; bytes as pk_gemm_f32_pack_a_size for isa. */
