@@ -46,7 +46,10 @@ static ptera_status run_maxpool(int dt, void *in, size_t es, int64_t N, int64_t 
 
 static bool same_f(float a, double b) { return (isnan(a) && isnan(b)) || (double)a == b; }
 
-static void maxpool_case(void) {
+/* A random case; square3: the CNN stem's 3x3 window (stride 1 or 2, padding
+ * 0 or 1, dilation 1) on planes wide enough for whole vectors, the shape the
+ * vector kernels keep in registers. */
+static void maxpool_case(bool square3) {
   int64_t N = 1 + rnd(2), C = 1 + rnd(3), H = 1 + rnd(12), W = 1 + rnd(45), k[2], s[2], p[2], d[2];
   for (int i = 0; i < 2; i++) {
     k[i] = 1 + rnd(4);
@@ -55,6 +58,10 @@ static void maxpool_case(void) {
     d[i] = 1 + rnd(2);
   }
   if (rnd(2)) s[1] = s[0]; /* mostly square strides, which the vector kernels take */
+  if (square3) {
+    H = 3 + rnd(10), W = 20 + rnd(60);
+    k[0] = k[1] = 3, d[0] = d[1] = 1, s[0] = s[1] = 1 + rnd(2), p[0] = p[1] = rnd(2);
+  }
   bool ceil = rnd(3) == 0;
   int64_t OH = pk_pool_out_size(H, k[0], s[0], p[0], d[0], ceil), OW = pk_pool_out_size(W, k[1], s[1], p[1], d[1], ceil);
   if (OH <= 0 || OW <= 0) return;
@@ -196,7 +203,8 @@ static void avgpool_case(int64_t H, int64_t W, int64_t kh, int64_t kw) {
 }
 
 int main(void) {
-  for (int i = 0; i < 300; i++) maxpool_case();
+  for (int i = 0; i < 300; i++) maxpool_case(false);
+  for (int i = 0; i < 40; i++) maxpool_case(true);
   for (int i = 0; i < 200; i++) avgpool_case(1 + rnd(12), 1 + rnd(45), 1 + rnd(4), 1 + rnd(4));
   avgpool_case(3, 1500, 3, 3);
   avgpool_case(2, 2100, 2, 7);

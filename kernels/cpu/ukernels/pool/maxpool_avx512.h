@@ -12,6 +12,51 @@ PK_MP_INLINE __mmask16 pk_mp_mask16(size_t n) {
   return n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
 }
 
+/* Tap (ky, kx) of 16 outputs from x0 in row y: lanes past n (masks m, mlo, mhi) zero. */
+PK_MP_INLINE __m512 pk_mp_tap16(const float *r, size_t S, __mmask16 m, __mmask16 mlo, __mmask16 mhi, __m512i even) {
+  if (mhi == 0xffff && S == 1) return _mm512_loadu_ps(r);
+  if (mhi == 0xffff) return _mm512_permutex2var_ps(_mm512_loadu_ps(r), even, _mm512_loadu_ps(r + 16));
+  if (S == 1) return _mm512_maskz_loadu_ps(m, r);
+  return _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(mlo, r), even, _mm512_maskz_loadu_ps(mhi, r + 16));
+}
+
+/* 16 outputs and their indices (lanes past m not written). */
+PK_MP_INLINE void pk_mp_store16(float *o, int64_t *ix, __mmask16 m, __m512 val, __m512i bi) {
+  __m512i i0 = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(bi)), i1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(bi, 1));
+  _mm512_mask_storeu_ps(o, m, val);
+  _mm512_mask_storeu_epi64(ix, (__mmask8)(m & 0xff), i0);
+  _mm512_mask_storeu_epi64(ix + 8, (__mmask8)(m >> 8), i1);
+}
+
+/* The 3x3 window (dilation 1, all rows inside) of 16 outputs held in
+ * registers: the maximum by a tree, then the taps in reverse order as below. */
+PK_MP_INLINE void pk_mp_3x3_16(const float *r, size_t w, size_t S, __mmask16 m, __mmask16 mlo, __mmask16 mhi,
+                               __m512i even, __m512i base, __m512 *val, __m512i *bi) {
+  __m512 v[9];
+  for (int t = 0; t < 9; t++) v[t] = pk_mp_tap16(r + (size_t)(t / 3) * w + (size_t)(t % 3), S, m, mlo, mhi, even);
+  __m512 a = _mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]));
+  __m512 b = _mm512_max_ps(_mm512_max_ps(v[4], v[5]), _mm512_max_ps(v[6], v[7]));
+  __m512 best = _mm512_max_ps(_mm512_max_ps(a, b), v[8]);
+  __mmask16 nan = 0;
+  for (int t = 0; t < 9; t++) nan |= _mm512_cmp_ps_mask(v[t], v[t], _CMP_UNORD_Q);
+  __m512 x = best;
+  __m512i i = base;
+  for (int t = 8; t >= 0; t--) {
+    __mmask16 hit = _mm512_mask_cmp_ps_mask((__mmask16)~nan, v[t], best, _CMP_EQ_OQ) |
+                    _mm512_mask_cmp_ps_mask(nan, v[t], v[t], _CMP_UNORD_Q);
+    x = _mm512_mask_mov_ps(x, hit, v[t]);
+    i = _mm512_mask_mov_epi32(i, hit, _mm512_add_epi32(base, _mm512_set1_epi32((int)((size_t)(t / 3) * w + (size_t)(t % 3)))));
+  }
+  *val = x;
+  *bi = i;
+}
+
+/* Two passes over the window instead of one compare-and-select chain per
+ * tap: the maximum (two independent vmaxps chains; NaN lanes noted apart),
+ * then the taps in reverse order, each equal to it (or a NaN where the
+ * lane has one) taking the lane's index and value, so the first such tap
+ * in scan order wins: the first maximum (of -0 and +0, the first), the
+ * first NaN with its bits, the first tap when every value is -inf. */
 PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const pk_maxpool2d_params *p, size_t S) {
   size_t lo, hi;
   pk_mp_interior(p, S, &lo, &hi);
@@ -29,34 +74,46 @@ PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const 
       pk_mp_span(in, orow, irow, p, k0, k1, oy, lo, hi);
       continue;
     }
+    size_t y0 = oy * p->sh - p->pad_t;
     for (size_t ox = lo; ox < hi; ox += 16) {
       size_t n = hi - ox < 16 ? hi - ox : 16;
       __mmask16 m = pk_mp_mask16(n), mlo = pk_mp_mask16(2 * n - 1), mhi = pk_mp_mask16(2 * n > 17 ? 2 * n - 17 : 0);
       size_t x0 = ox * S - p->pad_l;
-      __m512 best = _mm512_set1_ps(-INFINITY);
-      __m512i bi = _mm512_add_epi32(_mm512_set1_epi32((int)((oy * p->sh + k0 * p->dh - p->pad_t) * p->w + x0)), lane);
+      if (n == 16 && x0 + (p->kw - 1) * p->dw + 16 * S <= p->w) mlo = mhi = 0xffff; /* every load in the row */
+      __m512 val;
+      __m512i bi;
+      if (p->kh == 3 && p->kw == 3 && p->dh == 1 && p->dw == 1 && k0 == 0 && k1 == 3) {
+        pk_mp_3x3_16(in + y0 * p->w + x0, p->w, S, m, mlo, mhi, even,
+                     _mm512_add_epi32(_mm512_set1_epi32((int)(y0 * p->w + x0)), lane), &val, &bi);
+        pk_mp_store16(orow + ox, irow + ox, m, val, bi);
+        continue;
+      }
+      __m512 acc = _mm512_set1_ps(-INFINITY), other = acc;
+      __mmask16 nan = 0;
       for (size_t ky = k0; ky < k1; ky++) {
-        size_t y = oy * p->sh + ky * p->dh - p->pad_t;
-        const float *r = in + y * p->w + x0;
+        const float *r = in + (y0 + ky * p->dh) * p->w + x0;
         for (size_t kx = 0; kx < p->kw; kx++) {
-          size_t off = kx * p->dw;
-          __m512 v;
-          if (S == 1) {
-            v = _mm512_maskz_loadu_ps(m, r + off);
-          } else {
-            __m512 a = _mm512_maskz_loadu_ps(mlo, r + off), b = _mm512_maskz_loadu_ps(mhi, r + off + 16);
-            v = _mm512_permutex2var_ps(a, even, b);
-          }
-          __mmask16 up = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ) |
-                         (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q) & _mm512_cmp_ps_mask(best, best, _CMP_ORD_Q));
-          best = _mm512_mask_mov_ps(best, up, v);
-          bi = _mm512_mask_mov_epi32(bi, up, _mm512_add_epi32(_mm512_set1_epi32((int)(y * p->w + x0 + off)), lane));
+          __m512 v = pk_mp_tap16(r + kx * p->dw, S, m, mlo, mhi, even), next = _mm512_max_ps(v, acc);
+          nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+          acc = other; /* alternate the two chains */
+          other = next;
         }
       }
-      _mm512_mask_storeu_ps(orow + ox, m, best);
-      _mm512_mask_storeu_epi64(irow + ox, (__mmask8)(m & 0xff), _mm512_cvtepi32_epi64(_mm512_castsi512_si256(bi)));
-      _mm512_mask_storeu_epi64(irow + ox + 8, (__mmask8)(m >> 8),
-                               _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(bi, 1)));
+      __m512 best = _mm512_max_ps(acc, other);
+      val = best;
+      bi = _mm512_setzero_si512();
+      for (size_t ky = k1; ky-- > k0;) {
+        size_t y = y0 + ky * p->dh;
+        const float *r = in + y * p->w + x0;
+        for (size_t kx = p->kw; kx-- > 0;) {
+          __m512 v = pk_mp_tap16(r + kx * p->dw, S, m, mlo, mhi, even);
+          __mmask16 hit = _mm512_mask_cmp_ps_mask((__mmask16)~nan, v, best, _CMP_EQ_OQ) |
+                          _mm512_mask_cmp_ps_mask(nan, v, v, _CMP_UNORD_Q);
+          val = _mm512_mask_mov_ps(val, hit, v);
+          bi = _mm512_mask_mov_epi32(bi, hit, _mm512_add_epi32(_mm512_set1_epi32((int)(y * p->w + x0 + kx * p->dw)), lane));
+        }
+      }
+      pk_mp_store16(orow + ox, irow + ox, m, val, bi);
     }
   }
 }
