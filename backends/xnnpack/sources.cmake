@@ -31,6 +31,7 @@ set(SOURCES
   node_unary_quant.c
   xnn_backend.c
   xnn_fold_clamp.c
+  xnn_fold_transpose.c
   xnn_layout.c
   xnn_legacy_dq.c
   xnn_nodes.c

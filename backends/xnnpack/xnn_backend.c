@@ -282,6 +282,7 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
    * internal buffers and the scratch to what propagation needs. Then the
    * prepare steps pack constant operands (counted with the buffers). */
   px_fold_clamps(g);
+  px_fold_transposes(g);
   g->sizing = true;
   ptera_status st = reshape_all(g);
   g->sizing = false;

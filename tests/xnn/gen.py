@@ -260,6 +260,35 @@ def gen_matmul():
         c.io('i', 1, bs)
         c.io('o', 2, y)
         c.done()
+    # a StaticTranspose that only BMMs read as B is folded into them (they
+    # read its input through the permutation): a K cache [1, S, H, D] as
+    # [1, H, D, S] (batches one stride apart), [S, H, D] with its batch dim
+    # moved (per-batch offsets), the last two swapped under TRANSPOSE_B, the
+    # GEMM path (M > 8), and an output a second node reads (not folded)
+    for xs, perm, tb, M, extra in (((1, 40, 3, 8), (0, 2, 3, 1), 0, 1, False), ((6, 4, 5), (1, 2, 0), 0, 2, False),
+                                   ((2, 3, 7, 5), (1, 0, 3, 2), 1, 3, False), ((1, 33, 2, 6), (0, 2, 3, 1), 0, 12, False),
+                                   ((1, 20, 3, 8), (0, 2, 3, 1), 0, 1, True)):
+        x = rnd(*xs)
+        bt = x.transpose(*perm)
+        r = bt.ndim
+        b = bt.swapaxes(r - 1, r - 2) if tb else bt  # [..., K, N]
+        a = rnd(*b.shape[:-2], M, b.shape[-2])
+        y = torch.matmul(t(a), t(b)).numpy()
+        c = Case('BatchMatrixMultiply_%d' % len(LINES), 'BatchMatrixMultiply')
+        xi, ai = c.value(x.shape, io='i'), c.value(a.shape, io='i')
+        ti = c.value(bt.shape)
+        o = c.value(y.shape, io='o')
+        c.node('StaticTranspose', [xi], [ti], v0=perm)
+        c.node('BatchMatrixMultiply', [ai, ti], [o], flags=tb)
+        if extra:
+            o2 = c.value(bt.shape, io='o')
+            c.node('Clamp', [ti], [o2], mm=(-1.0, 1.0))
+        c.io('i', 0, x)
+        c.io('i', 1, a)
+        c.io('o', 2, y)
+        if extra:
+            c.io('o', 3, np.clip(bt, -1.0, 1.0).astype(np.float32))
+        c.done()
 
 
 def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), pads=None, dt='fp32'):
