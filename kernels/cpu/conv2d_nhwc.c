@@ -153,22 +153,43 @@ typedef struct nhwc_job {
 } nhwc_job;
 
 /* Rows [p0, p0 + m) of A for image n, group grp: row p holds, tap by tap,
- * the group's cin_g channels of the pixel the tap reads (zero outside). */
+ * the group's cin_g channels of the pixel the tap reads (zero outside).
+ * With one group and no column dilation a kernel row's in-bounds taps read
+ * adjacent pixels, one contiguous run of channels: one copy per kernel row. */
 static void nhwc_gather(const nhwc_job *jb, size_t n, size_t grp, size_t p0, size_t m, float *a) {
   const pk_conv2d_geom *g = jb->g;
   size_t H = (size_t)g->h, W = (size_t)g->w, C = (size_t)g->c_in, OW = (size_t)g->ow;
   size_t cin_g = (size_t)pk_conv2d_cin_g(g), kh = (size_t)g->kh, kw = (size_t)g->kw;
+  bool runs = g->groups == 1 && g->dil[1] == 1;
   const float *img = jb->in + n * H * W * C + grp * cin_g;
   for (size_t p = p0; p < p0 + m; p++) {
     size_t oy = p / OW, ox = p % OW;
+    ptrdiff_t ix0 = (ptrdiff_t)(ox * (size_t)g->stride[1]) - (ptrdiff_t)g->pad[1];
     for (size_t ky = 0; ky < kh; ky++) {
       ptrdiff_t iy = (ptrdiff_t)(oy * (size_t)g->stride[0] + ky * (size_t)g->dil[0]) - (ptrdiff_t)g->pad[0];
+      if (iy < 0 || iy >= (ptrdiff_t)H) {
+        memset(a, 0, kw * cin_g * sizeof *a);
+        a += kw * cin_g;
+        continue;
+      }
+      const float *row = img + (size_t)iy * W * C;
+      if (runs) { /* taps [k0, k1) inside the row */
+        size_t k0 = ix0 < 0 ? (size_t)-ix0 : 0, k1 = (ptrdiff_t)W - ix0 < (ptrdiff_t)kw ? (size_t)((ptrdiff_t)W - ix0) : kw;
+        if (k0 > kw) k0 = kw;
+        if ((ptrdiff_t)W - ix0 < 0) k1 = 0;
+        if (k1 < k0) k1 = k0;
+        memset(a, 0, k0 * C * sizeof *a);
+        memcpy(a + k0 * C, row + (size_t)(ix0 + (ptrdiff_t)k0) * C, (k1 - k0) * C * sizeof *a);
+        memset(a + k1 * C, 0, (kw - k1) * C * sizeof *a);
+        a += kw * C;
+        continue;
+      }
       for (size_t kx = 0; kx < kw; kx++, a += cin_g) {
-        ptrdiff_t ix = (ptrdiff_t)(ox * (size_t)g->stride[1] + kx * (size_t)g->dil[1]) - (ptrdiff_t)g->pad[1];
-        if (iy < 0 || iy >= (ptrdiff_t)H || ix < 0 || ix >= (ptrdiff_t)W)
+        ptrdiff_t ix = ix0 + (ptrdiff_t)(kx * (size_t)g->dil[1]);
+        if (ix < 0 || ix >= (ptrdiff_t)W)
           memset(a, 0, cin_g * sizeof *a);
         else
-          memcpy(a, img + ((size_t)iy * W + (size_t)ix) * C, cin_g * sizeof *a);
+          memcpy(a, row + (size_t)ix * C, cin_g * sizeof *a);
       }
     }
   }
