@@ -147,6 +147,9 @@ typedef struct pc_graph {
   uint32_t nnamed, named_cap;
   /* Set by the driver: where passes leave warnings (diag.h); NULL drops them. */
   struct pc_diag *diag;
+  /* Set by the driver: which calls the quantizers may touch (quant_scope.h);
+   * NULL: all of them. */
+  const struct pc_qscope *qscope;
 } pc_graph;
 
 /* NULL only when out of memory. */

@@ -21,6 +21,7 @@ typedef struct xb {
   uint32_t nnodes, ncap;
   uint32_t *src, scap; /* per blob node: the graph node it lowers */
   uint32_t cur;        /* the graph node being lowered */
+  bool cur_foreign;    /* static_q's scratch: it reads a foreign value */
   int32_t *id[2];   /* per graph value: blob value in that layout, or -1 */
   int32_t *idq[2];  /* per graph value: its qint8 blob value in that layout, or -1 */
   float *qscale;    /* per graph value: its qint8 parameters, once qset */
@@ -173,7 +174,22 @@ static int32_t convert(xb *b, int32_t from, const pc_gtensor *t, int l, uint8_t 
   return id;
 }
 
-static bool static_q(const xb *b) { return b->c->quantize == PC_XNN_QUANT_INT8_STATIC; }
+static void reads_foreign(void *ctx, int32_t v, bool written) {
+  xb *b = ctx;
+  if (!written && b->c->foreign[v]) b->cur_foreign = true;
+}
+
+/* Whether the call being lowered may run in int8-static: it is in the
+ * quantization's scope and, unless it is a convolution or linear layer,
+ * reads no value made outside it (quant_scope.h). */
+static bool static_q(xb *b) {
+  const pc_gnode *n = &b->g->nodes[b->cur];
+  if (b->c->quantize != PC_XNN_QUANT_INT8_STATIC || !pc_qscope_in(b->g->qscope, n)) return false;
+  if (pc_qscope_anchor(b->g, n)) return true;
+  b->cur_foreign = false;
+  pc_graph_visit_args(b->g, n, reads_foreign, b);
+  return !b->cur_foreign;
+}
 
 /* Whether float32 value v has qint8 parameters: chosen already, or from
  * its calibrated range (to_xnnpack.h), which are then recorded. */
@@ -483,7 +499,8 @@ static ptera_status fully_connected(xb *b, const pc_gnode *gn, int kind) {
   /* int8-static: qint8 in and out, constant bias */
   bool sq = static_q(b) && qparams(b, x) && qparams(b, y) &&
             (bv < 0 || tensor_of(g, bv)->store == PC_T_CONST);
-  bool q8 = qs == PC_XNN_QUANT_8DA8W || qs == PC_XNN_QUANT_8DA4W || sq;
+  bool q8 = ((qs == PC_XNN_QUANT_8DA8W || qs == PC_XNN_QUANT_8DA4W) &&
+             pc_qscope_in(g->qscope, gn)) || sq;
   uint32_t ic = (uint32_t)tensor_of(g, w)->sizes[kind == 1 ? 1 : 0];
   uint32_t gs = qs == PC_XNN_QUANT_8DA4W && ic % b->c->group_size == 0 ? b->c->group_size : 0;
   int32_t in = operand(b, x, NCHW, sq), filt = in < 0 ? -1 : q8 ? quantized_filter(b, w, kind != 1, gs) : get(b, w, NCHW);
