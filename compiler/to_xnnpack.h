@@ -71,7 +71,12 @@
  * and GlobalAvgPooling2d (output parameters from its range); MaxPooling2d,
  * Clamp, StaticReshape, StaticTranspose, StaticSlice and Copy of a qint8
  * value stay qint8 with their input's parameters (exact: they only move or
- * clamp values). Everything else runs in fp32: a Convert quantizes a value
+ * clamp values). Concatenate of qint8 values runs in qint8 with its output's
+ * parameters (from its range) when each input is the fresh output of a
+ * convolution or linear layer (a clamp folded in allowed) read by the cat
+ * alone: those outputs take the cat's parameters, as XNNPACK needs every
+ * input's to be the output's (upstream's shared quantization spec); other
+ * cats run in fp32. Everything else runs in fp32: a Convert quantizes a value
  * where a quantized node first needs it and dequantizes it where an fp32
  * node or the partition's output needs it, so delegate inputs and outputs
  * stay fp32. A node whose requantization scale s_in * s_w / s_out reaches

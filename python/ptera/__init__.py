@@ -135,7 +135,7 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     4-bit per group and dequantize them before the layer on the CPU
     (compiler/passes.h). "int8-static" (backend="xnnpack", with
     calibration as for cortex_m) runs convolutions, FullyConnected, add /
-    sub / mul and pooling in qint8 with per-tensor activation parameters
+    sub / mul, cat and pooling in qint8 with per-tensor activation parameters
     from the calibrated ranges and per-channel weights (compiler/to_xnnpack.h).
     Warnings (e.g. a bfloat16 weight left unquantized) are in the report.
 

@@ -3,9 +3,12 @@
 meet in operators that join or move values:
 
     ya = a(x)  (conv 1x1 + relu)      yb = b(x)  (conv 3x3 + relu)
+    yc = c(x)  (conv 1x1 + relu)      yd = d(x)  (conv 3x3 + relu)
     out0 = head(ya + yb)   out1 = mix(yb)   out2 = pool(yb)   out3 = cat(ya, yb)
+    out4 = cat(yc, yd)
 
-(a, b, head, mix, pool submodules; the add and the cat are the root's).
+(a, b, c, d, head, mix, pool submodules; the add and the cats are the
+root's; yc and yd are read by their cat only, so it can run in int8).
 
 What each compile quantized is read from the lowered XNNGraph (Google's
 flatc and tests/schema/xnnpack.fbs): the datatype of each node's output,
@@ -53,10 +56,14 @@ class TwoBranch(nn.Module):
         self.head = nn.Conv2d(8, 4, 1)
         self.mix = nn.Conv2d(8, 5, 1)
         self.pool = nn.MaxPool2d(2)
+        self.c = nn.Sequential(nn.Conv2d(3, 6, 1), nn.ReLU())
+        self.d = nn.Sequential(nn.Conv2d(3, 2, 3, padding=1), nn.ReLU())
 
     def forward(self, x):
         ya, yb = self.a(x), self.b(x)
-        return self.head(ya + yb), self.mix(yb), self.pool(yb), torch.cat([ya, yb], 1)
+        yc, yd = self.c(x), self.d(x)
+        return (self.head(ya + yb), self.mix(yb), self.pool(yb), torch.cat([ya, yb], 1),
+                torch.cat([yc, yd], 1))
 
 
 class TwoLinear(nn.Module):
@@ -75,7 +82,8 @@ class TwoLinear(nn.Module):
 
 def xnn_nodes(pte, flatc, tmp):
     """Every XNNGraph node of the program's delegates as (node type, output
-    datatype, filter dims, filter datatype; both None without a filter)."""
+    datatype, filter dims, filter datatype (both None without a filter),
+    output dims)."""
     raw = open(pte, "rb").read()
     prog = flatc_json(flatc, "program.fbs", raw, tmp)
     base = struct.unpack_from("<Q", raw, 24)[0]
@@ -94,13 +102,14 @@ def xnn_nodes(pte, flatc, tmp):
             for n in g["xnodes"]:
                 u = n["xnode_union"]
                 dt, dims = vals[u["filter_id"]] if "filter_id" in u else (None, None)
-                out.append((n["xnode_union_type"].replace("XNN", ""), vals[u["output_id"]][0], dims, dt))
+                out.append((n["xnode_union_type"].replace("XNN", ""), vals[u["output_id"]][0], dims, dt,
+                            vals[u["output_id"]][1]))
     return out
 
 
 def find(nodes, kind, filt=None):
     """The output datatypes of the nodes of a kind (and filter dims)."""
-    return [dt for k, dt, f, _ in nodes if k == kind and (filt is None or f == filt)]
+    return [dt for k, dt, f, _, _ in nodes if k == kind and (filt is None or f == filt)]
 
 
 # ---- compiling and running ----
@@ -153,6 +162,11 @@ def static_cases(exe, work, flatc):
     ptera.write_ptg(model, (samples[0],), ptg)
     cal = calibration(work, samples + [x])  # x in range: the error is quantization's only
     fa, fb, fh, fm = (8, 1, 1, 3), (8, 3, 3, 3), (4, 1, 1, 8), (5, 1, 1, 8)
+    fc, fd = (6, 1, 1, 3), (2, 3, 3, 3)
+
+    def cats(nodes):  # (cat of ya, yb; cat of yc, yd) by output shape
+        return [dt for k, dt, _, _, dims in nodes if k == "Concatenate2" and dims[1] == 16] + \
+               [dt for k, dt, _, _, dims in nodes if k == "Concatenate2" and dims[1] == 8]
     q = ["--backend", "xnnpack", "--quantize", "int8-static", "--calibration", cal]
 
     def lower(tag, args):
@@ -168,8 +182,10 @@ def static_cases(exe, work, flatc):
 
     # No scope: both branches and everything joining them in int8.
     nodes, out = lower("all", q)
-    check(find(nodes, "Conv2d") == ["qint8"] * 4, "int8-static: every convolution qint8")
+    check(find(nodes, "Conv2d") == ["qint8"] * 6, "int8-static: every convolution qint8")
     check(find(nodes, "Add") == ["qint8"], "int8-static: the add of the branches qint8")
+    check(cats(nodes) == ["fp32", "qint8"],
+          "int8-static: the cat of c and d (their only reader) qint8, of a and b fp32")
     check(find(nodes, "MaxPooling2d") == ["qint8"], "int8-static: the pool of branch b qint8")
     for i, (g, w) in enumerate(zip(out, want)):
         check(rel(g, w) <= INT8, "int8-static: output %d within %g of eager's range (%.3f)" % (i, INT8, rel(g, w)))
@@ -184,9 +200,9 @@ def static_cases(exe, work, flatc):
           "skip b: head's and mix's convolutions qint8")
     check(find(nodes, "Add") == ["fp32"], "skip b: the add joining b stays fp32")
     check(find(nodes, "MaxPooling2d") == ["fp32"], "skip b: the pool of b's value stays fp32")
-    check(find(nodes, "Concatenate2") == ["fp32"], "skip b: the cat stays fp32")
+    check(cats(nodes) == ["fp32", "qint8"], "skip b: the cat of a and b fp32, of c and d qint8")
     check(err(out[2], want[2]) <= EXACT, "skip b: the pool's output is fp32's (%.2e)" % err(out[2], want[2]))
-    for i in (0, 1, 3):
+    for i in (0, 1, 3, 4):
         check(rel(out[i], want[i]) <= INT8, "skip b: output %d within %g of eager's range (%.3f)"
               % (i, INT8, rel(out[i], want[i])))
 
@@ -197,41 +213,53 @@ def static_cases(exe, work, flatc):
           == ["fp32"] * 3, "scope a: b's, head's and mix's convolutions fp32")
     check(find(nodes, "Add") == ["fp32"] and find(nodes, "MaxPooling2d") == ["fp32"],
           "scope a: the add and the pool (the root's, out of scope) fp32")
-    for i in (1, 2):
-        check(err(out[i], want[i]) <= EXACT, "scope a: output %d (branch b only) is fp32's (%.2e)"
+    check(cats(nodes) == ["fp32", "fp32"], "scope a: both cats fp32")
+    for i in (1, 2, 4):
+        check(err(out[i], want[i]) <= EXACT, "scope a: output %d (out of scope only) is fp32's (%.2e)"
               % (i, err(out[i], want[i])))
     for i in (0, 3):
         check(rel(out[i], want[i]) <= INT8, "scope a: output %d within %g of eager's range (%.3f)"
               % (i, INT8, rel(out[i], want[i])))
 
-    # Both branches in scope, the root and the other modules not: the add and
-    # the pool read only in-scope int8 values but are out of scope themselves.
-    nodes, out = lower("scope_ab", q + ["--quantize-scope", "a,b"])
+    # The branches in scope, the root and the other modules not: the add,
+    # the pool and the cats read only in-scope int8 values but are out of
+    # scope themselves.
+    nodes, out = lower("scope_ab", q + ["--quantize-scope", "a,b,c,d"])
     check(find(nodes, "Conv2d", fa) + find(nodes, "Conv2d", fb) == ["qint8"] * 2,
-          "scope a,b: the branches' convolutions qint8")
+          "scope a,b,c,d: the branches' convolutions qint8")
     check(find(nodes, "Conv2d", fh) + find(nodes, "Conv2d", fm) == ["fp32"] * 2,
-          "scope a,b: head's and mix's convolutions fp32")
+          "scope a,b,c,d: head's and mix's convolutions fp32")
     check(find(nodes, "Add") == ["fp32"] and find(nodes, "MaxPooling2d") == ["fp32"],
-          "scope a,b: the add and the pool (out of scope) fp32")
+          "scope a,b,c,d: the add and the pool (out of scope) fp32")
+    check(find(nodes, "Conv2d", fc) + find(nodes, "Conv2d", fd) == ["qint8"] * 2 and
+          cats(nodes) == ["fp32", "fp32"], "scope a,b,c,d: c's and d's convolutions qint8, the cats fp32")
     for i, (g, w) in enumerate(zip(out, want)):
-        check(rel(g, w) <= INT8, "scope a,b: output %d within %g of eager's range (%.3f)" % (i, INT8, rel(g, w)))
+        check(rel(g, w) <= INT8, "scope a,b,c,d: output %d within %g of eager's range (%.3f)" % (i, INT8, rel(g, w)))
 
     # By type: every Conv2d module in scope, the root's add too (its inputs
     # come from in-scope convolutions), the pool (a MaxPool2d) not.
     nodes, out = lower("type_conv", q + ["--quantize-scope", "type:Conv2d"])
-    check(find(nodes, "Conv2d") == ["qint8"] * 4, "scope type:Conv2d: every convolution qint8")
+    check(find(nodes, "Conv2d") == ["qint8"] * 6, "scope type:Conv2d: every convolution qint8")
     check(find(nodes, "MaxPooling2d") == ["fp32"], "scope type:Conv2d: the pool fp32")
 
+    # d's relu skipped (folded into d's int8 convolution): yd is made out of
+    # scope, so the cat that joins it stays fp32.
+    nodes, out = lower("skip_relu", q + ["--quantize-skip", "d.1"])
+    check(find(nodes, "Conv2d", fd) == ["qint8"] and cats(nodes) == ["fp32", "fp32"],
+          "skip d.1: d's convolution qint8, the cat joining its relu fp32")
+    check(rel(out[4], want[4]) <= INT8, "skip d.1: output 4 within %g of eager's range (%.3f)"
+          % (INT8, rel(out[4], want[4])))
+
     # Everything skipped: the fp32 lowering's outputs, bit for bit.
-    nodes, out = lower("skip_all", q + ["--quantize-skip", "a,b,head", "--quantize-skip", "mix,pool"])
-    check(all(dt == "fp32" and fdt in (None, "fp32") for _, dt, _, fdt in nodes),
+    nodes, out = lower("skip_all", q + ["--quantize-skip", "a,b,c,d,head", "--quantize-skip", "mix,pool"])
+    check(all(dt == "fp32" and fdt in (None, "fp32") for _, dt, _, fdt, _ in nodes),
           "skip all: no quantized value")
     for i, (g, f, w) in enumerate(zip(out, fp32, want)):
         check(np.array_equal(g, f) and err(g, w) <= EXACT,
               "skip all: output %d equals the fp32 lowering's (%.2e from eager)" % (i, err(g, w)))
 
     # Names that match no call; scoping without a quantization.
-    for args, want_msg in ((q + ["--quantize-scope", "a,c"], "quantization scope: 'c' names no module"),
+    for args, want_msg in ((q + ["--quantize-scope", "a,e"], "quantization scope: 'e' names no module"),
                            (q + ["--quantize-skip", "type:Linear"],
                             "quantization skip list: 'type:Linear' names no module"),
                            (q + ["--quantize-scope", "a.0.weight"], "'a.0.weight' names no module"),
@@ -259,7 +287,7 @@ def linear_cases(exe, work, flatc):
         if rc != 0:
             raise SystemExit("FAIL: compile %s: %s" % (tag, rep))
         fc_filters = {}
-        for k, _, dims, dt in xnn_nodes(pte, flatc, work):
+        for k, _, dims, dt, _ in xnn_nodes(pte, flatc, work):
             if k == "FullyConnected":
                 fc_filters.setdefault(dims, []).append(dt)
         fc_filters = {k: sorted(v) for k, v in fc_filters.items()}
