@@ -112,10 +112,8 @@ def _module_scopes(module, scopes):
     def leave(mod, args, out):
         stack.pop()
 
-    seen = set()
-    for mod in module.modules():
-        if id(mod) in names and id(mod) not in seen:
-            seen.add(id(mod))
+    for mod in module.modules():  # each module once
+        if id(mod) in names:
             handles.append(mod.register_forward_pre_hook(enter))
             handles.append(mod.register_forward_hook(leave))
     create_node = torch.fx.Graph.create_node
