@@ -242,6 +242,11 @@ ptera_status pc_graph_set_scope(pc_graph *g, uint32_t k, const pc_gscope *scope,
   if (k >= g->nnodes)
     return pt_fail(&g->err, PTERA_INVALID_ARGUMENT, "scope of node %u; the graph has %u", k,
                    (unsigned)g->nnodes);
+  for (uint32_t i = 0; i < n; i++)
+    if (!*scope[i].path || !*scope[i].type || strchr(scope[i].type, ':'))
+      return pt_fail(&g->err, PTERA_INVALID_ARGUMENT,
+                     "scope of node %u: module %u needs a non-empty name and type, the type "
+                     "without ':'", k, i);
   pc_gscope *s = n ? pt_arena_array(&g->arena, n, sizeof *s, 8) : NULL;
   if (n && !s) return oom(g), g->err.status;
   for (uint32_t i = 0; i < n; i++) {

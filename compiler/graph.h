@@ -178,7 +178,8 @@ PT_FUNC int32_t pc_graph_tensor(pc_graph *g, int dtype, uint32_t dim, const int3
 PT_FUNC int32_t pc_graph_call(pc_graph *g, const char *op, const int32_t *args,
                               const uint8_t *writes, uint32_t nargs);
 PT_FUNC int32_t pc_graph_region(pc_graph *g, bool begin, const char *kind);
-/* Sets node k's module stack (copied into the graph; n 0 clears it). */
+/* Sets node k's module stack (copied into the graph; n 0 clears it);
+ * every path and type must be non-empty, a type without ':'. */
 PT_FUNC ptera_status pc_graph_set_scope(pc_graph *g, uint32_t k, const pc_gscope *scope, uint32_t n);
 
 PT_FUNC ptera_status pc_graph_set_inputs(pc_graph *g, const int32_t *ids, uint32_t n);

@@ -144,8 +144,8 @@ static ptera_status io_line(pc_rd *r, bool inputs) {
 
 static bool is_scope_attr(pc_tok t) { return t.n >= 6 && memcmp(t.p, "scope=", 6) == 0; }
 
-/* The `scope=<path>:<type>` attributes from token first on (PTG.md) as
- * node k's module stack. */
+/* The `scope=<path>:<type>` attributes from token first on (every token
+ * there is one; PTG.md) as node k's module stack. */
 static ptera_status node_scope(pc_rd *r, uint32_t k, size_t first) {
   size_t n = r->ntoks - first, bytes = 0;
   if (n == 0) return PTERA_OK;
@@ -157,10 +157,10 @@ static ptera_status node_scope(pc_rd *r, uint32_t k, size_t first) {
   for (size_t i = 0; i < n && st == PTERA_OK; i++) {
     pc_tok t = r->toks[first + i];
     size_t colon = 0;
-    for (size_t j = 6; is_scope_attr(t) && j < t.n; j++)
+    for (size_t j = 6; j < t.n; j++)
       if (t.p[j] == ':') colon = j;
     pc_tok path = {t.p + 6, colon > 6 ? colon - 6 : 0}, type = {t.p + colon + 1, colon ? t.n - colon - 1 : 0};
-    if (!is_scope_attr(t) || path.n == 0 || type.n == 0) {
+    if (path.n == 0 || type.n == 0) {
       st = pc_rd_fail(r, "node attribute '%.*s': expected scope=<module path>:<module type> after "
                          "the arguments", (int)(t.n > 40 ? 40 : t.n), t.p);
     } else if (!pc_tok_unescape(path, p) || !pc_tok_unescape(type, p + path.n + 1)) {

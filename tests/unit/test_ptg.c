@@ -483,6 +483,10 @@ static void test_roundtrip(void) {
   uint8_t wr[3] = {0, 0, 1};
   int32_t add = pc_graph_call(g, "aten::add.out", args, wr, 3);
   const pc_gscope scope[2] = {{"layers.0", "Seq uential"}, {"layers.0.fc:x", "Linear"}};
+  const pc_gscope colon[1] = {{"a", "b:c"}}, empty[1] = {{"", "T"}};
+  CHECK(pc_graph_set_scope(g, (uint32_t)add, colon, 1) == PTERA_INVALID_ARGUMENT);
+  CHECK(pc_graph_set_scope(g, (uint32_t)add, empty, 1) == PTERA_INVALID_ARGUMENT);
+  pt_err_clear(&g->err);
   CHECK(pc_graph_set_scope(g, (uint32_t)add, scope, 2) == PTERA_OK);
   pc_graph_region(g, false, NULL);
   int64_t kv[5] = {1, 2, 3, 4, 5};
