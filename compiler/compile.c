@@ -137,6 +137,12 @@ ptera_status pc_compile(pc_module *m, const pc_compile_options *options, pc_comp
   if (st == PTERA_OK && o->quantize == PC_XNN_QUANT_INT8_STATIC && o->backend != PC_BACKEND_XNNPACK)
     st = pt_fail(e, PTERA_INVALID_ARGUMENT,
                  "int8-static quantization is the XNNPACK backend's (Cortex-M quantizes so always)");
+  if (st == PTERA_OK && pc_qscope_any(&o->scope) &&
+      (o->quantize == PC_XNN_QUANT_NONE || o->backend == PC_BACKEND_CORTEX_M))
+    st = pt_fail(e, PTERA_INVALID_ARGUMENT,
+                 "a quantization scope or skip list needs a quantization to scope (8da8w, 8da4w, "
+                 "int8-static, int8-weight, int4-weight; the Cortex-M lowering quantizes every call)");
+  if (st == PTERA_OK) st = pc_qscope_check(&o->scope, m->methods, m->nmethods, e);
   pc_diag diag;
   memset(&diag, 0, sizeof diag);
   diag.allocator = o->allocator;
@@ -145,8 +151,10 @@ ptera_status pc_compile(pc_module *m, const pc_compile_options *options, pc_comp
       st = pt_fail(e, PTERA_INVALID_ARGUMENT, "method %u is missing", i);
     } else {
       m->methods[i]->diag = &diag;
+      m->methods[i]->qscope = &o->scope;
       st = run_passes(m->methods[i], o, &out->methods[i], e);
       m->methods[i]->diag = NULL;
+      m->methods[i]->qscope = NULL;
     }
   }
   out->warnings = diag.text;

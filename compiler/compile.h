@@ -1,7 +1,8 @@
 /* The compiler driver (prefix pc_): a parsed .ptg module through the
  * passes, the lowering and the emitters.
  *
- * Per method, in order: pc_fold_batch_norm, pc_fuse_linear, pc_constprop, pc_dedup_constants,
+ * First, every entry of the quantization scope must cover a call
+ * (pc_qscope_check). Per method, in order: pc_fold_batch_norm, pc_fuse_linear, pc_constprop, pc_dedup_constants,
  * pc_dce, pc_elide_views (each can be turned off; with a backend, view
  * elision runs after the lowering to it, on the calls left on the CPU);
  * with weight-only quantization (int8-weight, int4-weight), pc_quantize_weights
@@ -21,6 +22,7 @@
 #include "lower.h"
 #include "passes.h"
 #include "ptg.h"
+#include "quant_scope.h"
 #include "to_cortex_m.h"
 #include "to_xnnpack.h"
 
@@ -40,6 +42,10 @@ typedef struct pc_compile_options {
   pc_xnn_quant quantize;            /* default (0): none; 8da8w / 8da4w / int8-static need the XNNPACK backend */
   uint32_t group_size;              /* 8da4w / int4-weight: inputs per scale; 0: 32 */
   const pc_calibration *calibration; /* Cortex-M, XNNPACK int8-static: the samples */
+  /* Which calls --quantize touches (quant_scope.h); default: all. Needs a
+   * quantization other than the Cortex-M lowering's; every entry must
+   * name a module some call of the module as read was made from. */
+  pc_qscope scope;
 } pc_compile_options;
 
 typedef struct pc_method_stats {

@@ -238,6 +238,27 @@ int32_t pc_graph_region(pc_graph *g, bool begin, const char *kind) {
                   0);
 }
 
+ptera_status pc_graph_set_scope(pc_graph *g, uint32_t k, const pc_gscope *scope, uint32_t n) {
+  if (k >= g->nnodes)
+    return pt_fail(&g->err, PTERA_INVALID_ARGUMENT, "scope of node %u; the graph has %u", k,
+                   (unsigned)g->nnodes);
+  for (uint32_t i = 0; i < n; i++)
+    if (!*scope[i].path || !*scope[i].type || strchr(scope[i].type, ':'))
+      return pt_fail(&g->err, PTERA_INVALID_ARGUMENT,
+                     "scope of node %u: module %u needs a non-empty name and type, the type "
+                     "without ':'", k, i);
+  pc_gscope *s = n ? pt_arena_array(&g->arena, n, sizeof *s, 8) : NULL;
+  if (n && !s) return oom(g), g->err.status;
+  for (uint32_t i = 0; i < n; i++) {
+    s[i].path = copy_array(g, scope[i].path, strlen(scope[i].path) + 1, 1);
+    s[i].type = copy_array(g, scope[i].type, strlen(scope[i].type) + 1, 1);
+    if (!s[i].path || !s[i].type) return oom(g), g->err.status;
+  }
+  g->nodes[k].scope = s;
+  g->nodes[k].nscope = n;
+  return PTERA_OK;
+}
+
 static ptera_status set_list(pc_graph *g, int32_t **dst, uint32_t *count, const int32_t *ids,
                              uint32_t n, const char *what) {
   for (uint32_t i = 0; i < n; i++)

@@ -85,6 +85,13 @@ typedef struct pc_gvalue {
 
 typedef enum pc_nkind { PC_N_CALL = 0, PC_N_REGION_BEGIN, PC_N_REGION_END } pc_nkind;
 
+/* A module a call was made from: its fully qualified name in the model
+ * ("layers.0.attn.q_proj") and its class name ("Linear"; no ':'). */
+typedef struct pc_gscope {
+  const char *path;
+  const char *type;
+} pc_gscope;
+
 typedef struct pc_gnode {
   pc_nkind kind;
   const char *op; /* CALL: "ns::name.overload"; REGION_BEGIN: "no_grad", "autocast"... */
@@ -99,6 +106,10 @@ typedef struct pc_gnode {
   bool delegate;
   const uint8_t *blob;
   size_t blob_size;
+  /* The modules the front end saw the call made from, outermost first (the
+   * last is the innermost); none when it did not say (PTG.md `scope=`). */
+  const pc_gscope *scope;
+  uint32_t nscope;
 } pc_gnode;
 
 /* A blob a backend reads by key (NamedData), e.g. XNNPACK weights under the
@@ -136,6 +147,9 @@ typedef struct pc_graph {
   uint32_t nnamed, named_cap;
   /* Set by the driver: where passes leave warnings (diag.h); NULL drops them. */
   struct pc_diag *diag;
+  /* Set by the driver: which calls the quantizers may touch (quant_scope.h);
+   * NULL: all of them. */
+  const struct pc_qscope *qscope;
 } pc_graph;
 
 /* NULL only when out of memory. */
@@ -164,6 +178,9 @@ PT_FUNC int32_t pc_graph_tensor(pc_graph *g, int dtype, uint32_t dim, const int3
 PT_FUNC int32_t pc_graph_call(pc_graph *g, const char *op, const int32_t *args,
                               const uint8_t *writes, uint32_t nargs);
 PT_FUNC int32_t pc_graph_region(pc_graph *g, bool begin, const char *kind);
+/* Sets node k's module stack (copied into the graph; n 0 clears it);
+ * every path and type must be non-empty, a type without ':'. */
+PT_FUNC ptera_status pc_graph_set_scope(pc_graph *g, uint32_t k, const pc_gscope *scope, uint32_t n);
 
 PT_FUNC ptera_status pc_graph_set_inputs(pc_graph *g, const int32_t *ids, uint32_t n);
 PT_FUNC ptera_status pc_graph_set_outputs(pc_graph *g, const int32_t *ids, uint32_t n);

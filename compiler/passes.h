@@ -76,7 +76,8 @@ PT_FUNC ptera_status pc_elide_views(pc_graph *g, pc_pass_stats *stats);
  * bfloat16 weight, input or bias is left alone with a warning naming it
  * (g->diag); a linear call whose weight is not a constant, and for 4 bits
  * a layer whose input count group_size does not divide, fail naming the
- * node. Renumbers nodes: runs after the passes above (before view elision). */
+ * node. Layers out of g->qscope's scope (quant_scope.h) stay as they are.
+ * Renumbers nodes: runs after the passes above (before view elision). */
 PT_FUNC ptera_status pc_quantize_weights(pc_graph *g, uint32_t bits, uint32_t group_size,
                                          pc_pass_stats *stats);
 

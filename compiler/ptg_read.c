@@ -142,9 +142,46 @@ static ptera_status io_line(pc_rd *r, bool inputs) {
   return PTERA_OK;
 }
 
+static bool is_scope_attr(pc_tok t) { return t.n >= 6 && memcmp(t.p, "scope=", 6) == 0; }
+
+/* The `scope=<path>:<type>` attributes from token first on (every token
+ * there is one; PTG.md) as node k's module stack. */
+static ptera_status node_scope(pc_rd *r, uint32_t k, size_t first) {
+  size_t n = r->ntoks - first, bytes = 0;
+  if (n == 0) return PTERA_OK;
+  for (size_t i = first; i < r->ntoks; i++) bytes += r->toks[i].n + 1;
+  pc_gscope *s = pt_alloc(r->allocator, n * sizeof *s + bytes, 8);
+  if (!s) return pc_rd_oom(r);
+  char *p = (char *)(s + n);
+  ptera_status st = PTERA_OK;
+  for (size_t i = 0; i < n && st == PTERA_OK; i++) {
+    pc_tok t = r->toks[first + i];
+    size_t colon = 0;
+    for (size_t j = 6; j < t.n; j++)
+      if (t.p[j] == ':') colon = j;
+    pc_tok path = {t.p + 6, colon > 6 ? colon - 6 : 0}, type = {t.p + colon + 1, colon ? t.n - colon - 1 : 0};
+    if (path.n == 0 || type.n == 0) {
+      st = pc_rd_fail(r, "node attribute '%.*s': expected scope=<module path>:<module type> after "
+                         "the arguments", (int)(t.n > 40 ? 40 : t.n), t.p);
+    } else if (!pc_tok_unescape(path, p) || !pc_tok_unescape(type, p + path.n + 1)) {
+      st = pc_rd_fail(r, "node attribute '%.*s' has a bad escape (expected %%XX with two hex "
+                         "digits, not %%00)", (int)(t.n > 40 ? 40 : t.n), t.p);
+    } else {
+      s[i] = (pc_gscope){p, p + path.n + 1};
+      p += path.n + type.n + 2;
+    }
+  }
+  if (st == PTERA_OK && pc_graph_set_scope(r->g, k, s, (uint32_t)n) != PTERA_OK)
+    st = pc_rd_graph_fail(r);
+  pt_free(r->allocator, s);
+  return st;
+}
+
 static ptera_status node_line(pc_rd *r) {
   if (r->ntoks < 2) return pc_rd_fail(r, "expected 'node <namespace::name.overload> <args>'");
-  uint32_t n = (uint32_t)r->ntoks - 2;
+  size_t end = r->ntoks;
+  while (end > 2 && is_scope_attr(r->toks[end - 1])) end--;
+  uint32_t n = (uint32_t)end - 2;
   int32_t *args = pc_rd_scratch(r, n, sizeof *args + 1);
   if (!args) return pc_rd_oom(r);
   uint8_t *writes = (uint8_t *)(args + n);
@@ -161,7 +198,7 @@ static ptera_status node_line(pc_rd *r) {
   cop[op.n] = '\0';
   int32_t k = pc_graph_call(r->g, cop, args, writes, n);
   pt_free(r->allocator, cop);
-  return k < 0 ? pc_rd_graph_fail(r) : PTERA_OK;
+  return k < 0 ? pc_rd_graph_fail(r) : node_scope(r, (uint32_t)k, end);
 }
 
 static ptera_status region_line(pc_rd *r, bool begin) {

@@ -194,6 +194,12 @@ static ptera_status put_method(wbuf *b, const pc_graph *g, uint64_t *offset, pt_
     if (n->kind == PC_N_CALL)
       for (uint32_t i = 0; i < n->nargs; i++)
         putf(b, " %s%d", n->writes[i] ? "!" : "", (int)n->args[i]);
+    for (uint32_t i = 0; n->kind == PC_N_CALL && i < n->nscope; i++) {
+      put_str(b, " scope=");
+      put_escaped(b, n->scope[i].path);
+      put_str(b, ":");
+      put_escaped(b, n->scope[i].type);
+    }
     put_str(b, "\n");
   }
   return PTERA_OK;

@@ -20,6 +20,7 @@ set(SOURCES
   ptg_value.c
   ptg_write.c
   quant.c
+  quant_scope.c
   sha256.c
   to_cortex_m.c
   to_cortex_m_ops.c

@@ -81,7 +81,7 @@ static ptera_status quant_scan(pc_xnn_ctx *c) {
   for (uint32_t k = 0; k < g->nnodes; k++) {
     const pc_gnode *n = &g->nodes[k];
     pc_linear l;
-    if (!pc_linear_of(g, n, &l)) continue;
+    if (!pc_linear_of(g, n, &l) || !pc_qscope_in(g->qscope, n)) continue;
     bool go = false;
     ptera_status st = pc_q_layer_check(g, k, &l, &go);
     if (st != PTERA_OK) return st;

@@ -44,6 +44,7 @@
 #include "graph.h"
 #include "passes/mutation.h"
 #include "passes/partition.h"
+#include "quant_scope.h"
 
 #define PC_XNN_BACKEND_ID "XnnpackBackend"
 
@@ -70,11 +71,19 @@
  * and GlobalAvgPooling2d (output parameters from its range); MaxPooling2d,
  * Clamp, StaticReshape, StaticTranspose, StaticSlice and Copy of a qint8
  * value stay qint8 with their input's parameters (exact: they only move or
- * clamp values). Everything else runs in fp32: a Convert quantizes a value
+ * clamp values). Concatenate of qint8 values runs in qint8 with its output's
+ * parameters (from its range) when each input is the fresh output of a
+ * convolution or linear layer (a clamp folded in allowed) read by the cat
+ * alone: those outputs take the cat's parameters, as XNNPACK needs every
+ * input's to be the output's (upstream's shared quantization spec); other
+ * cats run in fp32. Everything else runs in fp32: a Convert quantizes a value
  * where a quantized node first needs it and dequantizes it where an fp32
  * node or the partition's output needs it, so delegate inputs and outputs
  * stay fp32. A node whose requantization scale s_in * s_w / s_out reaches
- * XNNPACK's limit of 256 fails the lowering, naming it. */
+ * XNNPACK's limit of 256 fails the lowering, naming it.
+ * Every scheme quantizes only the calls g->qscope leaves in scope, and
+ * int8-static runs the nodes that move or join values in int8 only where
+ * they read no value made out of scope (quant_scope.h). */
 typedef enum pc_xnn_quant {
   PC_XNN_QUANT_NONE = 0,
   PC_XNN_QUANT_8DA8W = 1,
@@ -104,6 +113,8 @@ typedef struct pc_xnn_ctx {
   /* Per value, set by the caller before building (or all 0): the value
    * crosses between partitions in NHWC. */
   uint8_t *handoff;
+  /* Per value: made outside the quantization's scope (pc_qscope_foreign). */
+  uint8_t *foreign;
   /* pc_xnn_build's per-value maps, kept between partitions (each build
    * resets the entries it touched, so a method costs time linear in its
    * size however many partitions it has). */

@@ -21,11 +21,15 @@ typedef struct xb {
   uint32_t nnodes, ncap;
   uint32_t *src, scap; /* per blob node: the graph node it lowers */
   uint32_t cur;        /* the graph node being lowered */
+  bool cur_foreign;    /* static_q's scratch: it reads a foreign value */
   int32_t *id[2];   /* per graph value: blob value in that layout, or -1 */
   int32_t *idq[2];  /* per graph value: its qint8 blob value in that layout, or -1 */
   float *qscale;    /* per graph value: its qint8 parameters, once qset */
   int32_t *qzp;
   uint8_t *qset;
+  /* per graph value: its qint8 form is the fresh output of a convolution or
+   * linear layer, whose parameters a cat may still choose (cat_joins_q) */
+  uint8_t *free_q;
   int8_t *native;   /* per graph value: the layout a node produced it in, or -1 */
   int32_t *fusable; /* per graph value: the blob node that wrote it and takes a clamp, or -1 */
   uint8_t *input;   /* per graph value: a partition input */
@@ -173,7 +177,22 @@ static int32_t convert(xb *b, int32_t from, const pc_gtensor *t, int l, uint8_t 
   return id;
 }
 
-static bool static_q(const xb *b) { return b->c->quantize == PC_XNN_QUANT_INT8_STATIC; }
+static void reads_foreign(void *ctx, int32_t v, bool written) {
+  xb *b = ctx;
+  if (!written && b->c->foreign[v]) b->cur_foreign = true;
+}
+
+/* Whether the call being lowered may run in int8-static: it is in the
+ * quantization's scope and, unless it is a convolution or linear layer,
+ * reads no value made outside it (quant_scope.h). */
+static bool static_q(xb *b) {
+  const pc_gnode *n = &b->g->nodes[b->cur];
+  if (b->c->quantize != PC_XNN_QUANT_INT8_STATIC || !pc_qscope_in(b->g->qscope, n)) return false;
+  if (pc_qscope_anchor(b->g, n)) return true;
+  b->cur_foreign = false;
+  pc_graph_visit_args(b->g, n, reads_foreign, b);
+  return !b->cur_foreign;
+}
 
 /* Whether float32 value v has qint8 parameters: chosen already, or from
  * its calibrated range (to_xnnpack.h), which are then recorded. */
@@ -402,6 +421,7 @@ static ptera_status conv(xb *b, const pc_gnode *gn) {
   n->in[0] = (uint32_t)in;
   n->in[1] = (uint32_t)filt;
   n->in[2] = bias;
+  b->free_q[gn->args[9]] = q;
   return finish_as(b, n, gn->args[9], NHWC, true, q);
 }
 
@@ -483,7 +503,8 @@ static ptera_status fully_connected(xb *b, const pc_gnode *gn, int kind) {
   /* int8-static: qint8 in and out, constant bias */
   bool sq = static_q(b) && qparams(b, x) && qparams(b, y) &&
             (bv < 0 || tensor_of(g, bv)->store == PC_T_CONST);
-  bool q8 = qs == PC_XNN_QUANT_8DA8W || qs == PC_XNN_QUANT_8DA4W || sq;
+  bool q8 = ((qs == PC_XNN_QUANT_8DA8W || qs == PC_XNN_QUANT_8DA4W) &&
+             pc_qscope_in(g->qscope, gn)) || sq;
   uint32_t ic = (uint32_t)tensor_of(g, w)->sizes[kind == 1 ? 1 : 0];
   uint32_t gs = qs == PC_XNN_QUANT_8DA4W && ic % b->c->group_size == 0 ? b->c->group_size : 0;
   int32_t in = operand(b, x, NCHW, sq), filt = in < 0 ? -1 : q8 ? quantized_filter(b, w, kind != 1, gs) : get(b, w, NCHW);
@@ -502,6 +523,7 @@ static ptera_status fully_connected(xb *b, const pc_gnode *gn, int kind) {
   n->in[1] = (uint32_t)filt;
   n->in[2] = bias;
   n->flags = kind == 1 || q8 ? 0 : PF_XNN_FLAG_TRANSPOSE_WEIGHTS;
+  b->free_q[y] = sq;
   return finish_as(b, n, y, NCHW, true, sq);
 }
 
@@ -556,6 +578,7 @@ static ptera_status clamp(xb *b, const pc_gnode *gn, float lo, float hi) {
     b->native[y] = b->c->native[y] = b->native[x];
     b->fusable[y] = f;
     int32_t qo = b->idq[b->native[x] == NHWC][x];
+    b->free_q[y] = b->free_q[x];
     if (qo >= 0) { /* the node's qint8 output takes the clamp's range */
       if (!qparams(b, y)) share_q(b, x, y);
       share_q(b, y, x);
@@ -692,6 +715,28 @@ static ptera_status permute(xb *b, const pc_gnode *gn) {
   return finish_as(b, n, y, NCHW, false, q);
 }
 
+/* Whether a cat can read x as qint8: XNNPACK's qint8 Concatenate needs
+ * every input's parameters to be its output's, so x must be the fresh
+ * qint8 output of a convolution or linear layer of this partition (a clamp
+ * folded in allowed) that nothing but the cat reads, whose parameters the
+ * cat then chooses (upstream's shared quantization spec for cat). */
+static bool cat_joins_q(const xb *b, int32_t x) {
+  const pc_xnn_ctx *c = b->c;
+  return b->free_q[x] && c->reads[x] == 1 && !c->m.is_output[x] &&
+         c->m.class_size[pc_graph_alias_root(b->g, x)] == 1 && (b->idq[0][x] < 0) != (b->idq[1][x] < 0);
+}
+
+/* x's qint8 value takes y's parameters (cat_joins_q(x) holds). */
+static void take_params(xb *b, int32_t x, int32_t y) {
+  pc_xnn_value_desc *v = &b->vals[b->idq[b->idq[0][x] < 0][x]];
+  v->scale = b->qscale[y];
+  v->zero_point = b->qzp[y];
+  share_q(b, y, x);
+  b->free_q[x] = 0;
+}
+
+/* cat in qint8 when it may run quantized (static_q), has parameters of its
+ * own and every input joins so (cat_joins_q); else in fp32. */
 static ptera_status cat(xb *b, const pc_gnode *gn) {
   const pc_graph *g = b->g;
   const pc_gvalue *l = &g->values[gn->args[0]];
@@ -699,9 +744,12 @@ static ptera_status cat(xb *b, const pc_gnode *gn) {
   int64_t d = g->values[gn->args[1]].u.i, r = tensor_of(g, y)->dim;
   static const uint8_t kinds[6] = {0, 0, PF_XNN_CONCAT2, PF_XNN_CONCAT3, PF_XNN_CONCAT4,
                                    PF_XNN_CONCAT5};
+  bool q = static_q(b) && qparams(b, y);
+  for (uint32_t i = 0; i < l->u.tensors.len && q; i++) q = cat_joins_q(b, l->u.tensors.ids[i]);
   uint32_t ids[5];
   for (uint32_t i = 0; i < l->u.tensors.len; i++) {
-    int32_t id = get(b, l->u.tensors.ids[i], NCHW);
+    if (q) take_params(b, l->u.tensors.ids[i], y);
+    int32_t id = operand(b, l->u.tensors.ids[i], NCHW, q);
     if (id < 0) return g->err.status;
     ids[i] = (uint32_t)id;
   }
@@ -709,7 +757,7 @@ static ptera_status cat(xb *b, const pc_gnode *gn) {
   if (!n) return oom(b);
   n->p[0] = (uint32_t)(d < 0 ? d + r : d);
   memcpy(n->in, ids, l->u.tensors.len * sizeof *ids);
-  return finish(b, n, y, NCHW, false);
+  return finish_as(b, n, y, NCHW, false, q);
 }
 
 static ptera_status two_operand(xb *b, const pc_gnode *gn, uint8_t kind) {
@@ -908,7 +956,7 @@ static void reset(void *ctx, int32_t v, bool written) {
   xb *b = ctx;
   b->id[0][v] = b->id[1][v] = b->fusable[v] = b->idq[0][v] = b->idq[1][v] = -1;
   b->native[v] = -1;
-  b->input[v] = b->qset[v] = 0;
+  b->input[v] = b->qset[v] = b->free_q[v] = 0;
 }
 
 ptera_status pc_xnn_build(pc_xnn_ctx *c, const pc_part *p, const uint8_t **blob,
@@ -929,6 +977,7 @@ ptera_status pc_xnn_build(pc_xnn_ctx *c, const pc_part *p, const uint8_t **blob,
   b.native = (int8_t *)(b.qzp + nv);
   b.input = (uint8_t *)(b.native + nv);
   b.qset = b.input + nv;
+  b.free_q = b.qset + nv;
   for (uint32_t i = 0; i < p->ninputs; i++) b.input[p->inputs[i]] = 1;
   ptera_status st = PTERA_OK;
   for (uint32_t i = 0; i < p->nnodes && st == PTERA_OK; i++) {

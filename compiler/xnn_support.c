@@ -8,20 +8,22 @@ ptera_status pc_xnn_ctx_init(pc_xnn_ctx *c, pc_graph *g) {
   ptera_status st = pc_mutation_analyze(g, &c->m);
   if (st != PTERA_OK) return st;
   size_t nv = g->nvalues ? g->nvalues : 1;
-  c->reads = pt_calloc(g->allocator, nv, sizeof *c->reads + 3, 0);
+  c->reads = pt_calloc(g->allocator, nv, sizeof *c->reads + 4, 0);
   /* pc_xnn_build's maps: 7 words (ids in two layouts, fusable, qint8 ids in
-   * two layouts, qint8 scale and zero point) and 3 bytes (native layout,
-   * partition input, qint8 parameters chosen) per value. */
-  c->maps = pt_alloc(g->allocator, nv * (7 * sizeof(int32_t) + 3), 8);
+   * two layouts, qint8 scale and zero point) and 4 bytes (native layout,
+   * partition input, qint8 parameters chosen, parameters free) per value. */
+  c->maps = pt_alloc(g->allocator, nv * (7 * sizeof(int32_t) + 4), 8);
   if (c->maps) {
     memset(c->maps, 0xff, nv * (7 * sizeof(int32_t) + 1));
-    memset((uint8_t *)c->maps + nv * (7 * sizeof(int32_t) + 1), 0, 2 * nv);
+    memset((uint8_t *)c->maps + nv * (7 * sizeof(int32_t) + 1), 0, 3 * nv);
   }
   if (c->reads) {
     c->native = (int8_t *)(c->reads + nv);
     c->wants_nhwc = (uint8_t *)c->native + nv;
     c->handoff = c->wants_nhwc + nv;
+    c->foreign = c->handoff + nv;
     memset(c->native, 0xff, nv);
+    pc_qscope_foreign(g, c->foreign);
   }
   if (!c->reads || !c->maps) {
     pt_free(g->allocator, c->reads);

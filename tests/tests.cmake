@@ -39,6 +39,13 @@ add_test(NAME compile_cli
 add_test(NAME cortex_m_dscnn
          COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/compile/cortex_m_dscnn.py
                  $<TARGET_FILE:ptera> ${PROJECT_BINARY_DIR}/cortex_m_dscnn)
+# The quantizers' scope by module (--quantize-scope / --quantize-skip): a
+# two-branch model whose branches meet in an add, a pool and a cat, which
+# nodes of the lowered XNNGraph run in int8 (read with flatc) and the outputs
+# against eager PyTorch (tests/compile/quant_scope.py; needs torch, flatc).
+add_test(NAME quant_scope
+         COMMAND ${PTERA_PYTHON} ${PROJECT_SOURCE_DIR}/tests/compile/quant_scope.py
+                 $<TARGET_FILE:ptera> ${PROJECT_BINARY_DIR}/quant_scope)
 # The Python front end (python/ptera): capture and operator mapping checked by
 # a reference interpreter, and export -> ptera compile -> ptera run against
 # eager PyTorch. Skips fail the test (PTERA_NO_SKIP).

@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "passes.h"
 #include "quant.h"
+#include "quant_scope.h"
 
 static ptera_status oom(pc_graph *g) {
   if (g->err.status != PTERA_OK) return g->err.status;
@@ -124,7 +125,7 @@ ptera_status pc_quantize_weights(pc_graph *g, uint32_t bits, uint32_t group_size
     count[k] = 0;
     pc_linear l;
     bool yes = false;
-    if (!pc_linear_of(g, &g->nodes[k], &l)) continue;
+    if (!pc_linear_of(g, &g->nodes[k], &l) || !pc_qscope_in(g->qscope, &g->nodes[k])) continue;
     st = wanted(g, k, &l, bits, group_size, &yes);
     if (st != PTERA_OK || !yes) continue;
     if (copy[l.w] < 0) {

@@ -91,10 +91,24 @@ def _write_calibration(samples, directory):
             np.save(os.path.join(d, "input%d.npy" % k), np.ascontiguousarray(x, dtype=np.float32))
 
 
+def _scope_list(what, names):
+    """quantize_scope / quantize_skip as a list of non-empty names."""
+    if names is None:
+        return []
+    if isinstance(names, str):
+        names = [names]
+    names = list(names)
+    for n in names:
+        if not isinstance(n, str) or not n or "," in n:
+            raise ValueError("%s must be a list of module names (non-empty, without ','), got %r"
+                             % (what, n))
+    return names
+
+
 def export(module, example_inputs, path, external_weights=None, weight_keys="fqn",
            method="forward", keep_ptg=None, ptera_bin=None, ops="executorch-portable",
            backend=None, quantize=None, dynamic_shapes=None, group_size=None,
-           calibration=None):
+           calibration=None, quantize_scope=None, quantize_skip=None):
     """Captures module.<method>(*example_inputs), writes a .ptg and runs
     `ptera compile <ptg> <path> --ops OPS [--backend B] [--external-weights <ptd>]
     [--weight-keys K]`.
@@ -121,11 +135,21 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
     4-bit per group and dequantize them before the layer on the CPU
     (compiler/passes.h). "int8-static" (backend="xnnpack", with
     calibration as for cortex_m) runs convolutions, FullyConnected, add /
-    sub / mul and pooling in qint8 with per-tensor activation parameters
+    sub / mul, cat and pooling in qint8 with per-tensor activation parameters
     from the calibrated ranges and per-channel weights (compiler/to_xnnpack.h).
     Warnings (e.g. a bfloat16 weight left unquantized) are in the report.
 
     group_size: inputs per scale for 8da4w and int4-weight (default 32).
+
+    quantize_scope / quantize_skip: lists of module names (fully qualified,
+    as module.named_modules() gives them: "layers.0.attn", covering the
+    modules inside) or "type:CLASS" (every module of that class, e.g.
+    "type:Linear"): quantize only the calls made from quantize_scope's
+    modules (default: all), never those of quantize_skip's; the rest stays
+    fp32. With int8-static, add / sub / mul, pooling and reshapes run in
+    int8 only where they are in scope and read no value made out of it
+    (compiler/quant_scope.h). Needs quantize; a name that matches no call
+    fails the compile, naming it.
 
     dynamic_shapes: per example input, None or {dim: (min, max)} (or max, or
     a torch.export.Dim): those dims take any size in the range at run time;
@@ -153,6 +177,11 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
                                    int(group_size) != group_size or group_size <= 0):
         raise ValueError("group_size must be a positive int, with quantize='8da4w' or "
                          "'int4-weight', not %r" % (group_size,))
+    scope = _scope_list("quantize_scope", quantize_scope)
+    skip = _scope_list("quantize_skip", quantize_skip)
+    if (scope or skip) and (quantize is None or backend == "cortex_m"):
+        raise ValueError("quantize_scope and quantize_skip need quantize (not backend='cortex_m', "
+                         "which quantizes every call)")
     static = quantize == "int8-static"
     if static and backend != "xnnpack":
         raise ValueError("quantize='int8-static' needs backend='xnnpack' (backend='cortex_m' "
@@ -184,6 +213,10 @@ def export(module, example_inputs, path, external_weights=None, weight_keys="fqn
             cmd += ["--quantize", quantize]
         if group_size is not None:
             cmd += ["--group-size", str(int(group_size))]
+        if scope:
+            cmd += ["--quantize-scope", ",".join(scope)]
+        if skip:
+            cmd += ["--quantize-skip", ",".join(skip)]
         if cal_arg:
             cmd += ["--calibration", cal_arg]
         if external_weights:

@@ -9,8 +9,12 @@ The result (Captured) lists the graph's placeholders with their role:
   ("buffer", fqn, tensor) a buffer                         -> CONST, or BUFFER when written
   ("input", index, tensor) a user input
 plus the real value every node produced on the example inputs (used for
-dtypes and shapes), and the set of placeholders the graph writes back
-(functionalization's trailing copy_).
+dtypes and shapes), the set of placeholders the graph writes back
+(functionalization's trailing copy_), and per call the modules it was made
+from (outermost first, as (fully qualified name, class name); the
+quantizers' scope, compiler/quant_scope.h). torch 1.13's make_fx records no
+module stack: forward hooks keep one while tracing and every graph node
+created meanwhile takes it; torch.export's nn_module_stack gives it there.
 """
 
 import contextlib
@@ -29,6 +33,7 @@ class Captured:
         self.constants = constants    # get_attr target -> tensor (lifted constants)
         self.num_outputs = num_outputs
         self.dynamic = set()          # node names whose tensors are DYNAMIC_BOUND (dynamic.py)
+        self.scopes = {}              # node name -> ((module fqn, class name), ...) outermost first
 
 
 class _Recorder(torch.fx.Interpreter):
@@ -87,6 +92,60 @@ def _setitem_as_index_put():
         yield
     finally:
         torch.Tensor.__setitem__ = orig
+
+
+@contextlib.contextmanager
+def _module_scopes(module, scopes):
+    """While tracing, every fx node created inside a submodule's forward
+    gets the stack of modules being run, outermost first: scopes[node] =
+    ((fqn, class name), ...). The root module is no entry."""
+    names = {}
+    for name, mod in module.named_modules():
+        if name:
+            names.setdefault(id(mod), (name, type(mod).__name__))
+    stack = []
+    handles = []
+
+    def enter(mod, args):
+        stack.append(names[id(mod)])
+
+    def leave(mod, args, out):
+        stack.pop()
+
+    for mod in module.modules():  # each module once
+        if id(mod) in names:
+            handles.append(mod.register_forward_pre_hook(enter))
+            handles.append(mod.register_forward_hook(leave))
+    create_node = torch.fx.Graph.create_node
+
+    def create_with_scope(graph, *args, **kwargs):
+        n = create_node(graph, *args, **kwargs)
+        if stack:
+            scopes[n] = tuple(stack)
+        return n
+
+    torch.fx.Graph.create_node = create_with_scope
+    try:
+        yield
+    finally:
+        torch.fx.Graph.create_node = create_node
+        for h in handles:
+            h.remove()
+
+
+def _export_scopes(gm):
+    """torch.export's nn_module_stack of each node as capture's scopes."""
+    out = {}
+    for n in gm.graph.nodes:
+        stack = n.meta.get("nn_module_stack") or {}
+        entries = []
+        for path, cls in stack.values():
+            name = cls if isinstance(cls, str) else getattr(cls, "__name__", str(cls))
+            if path:
+                entries.append((path, name.rsplit(".", 1)[-1]))
+        if entries:
+            out[n.name] = tuple(entries)
+    return out
 
 
 def _state(module):
@@ -150,7 +209,9 @@ def _capture_make_fx(module, example_inputs, method, decompositions):
 
     real_state = [t.detach().clone() for (_, _, t, _) in state]
     real_inputs = [flat_in[p] for p in tensor_pos]
-    with torch.no_grad(), _no_fused_fast_paths(), _setitem_as_index_put():
+    scope_of = {}
+    with torch.no_grad(), _no_fused_fast_paths(), _setitem_as_index_put(), \
+            _module_scopes(module, scope_of):
         gm = make_fx(functionalize(flat_fn, remove="mutations_and_views"),
                      decomposition_table=decompositions or {})(*real_state, *real_inputs)
 
@@ -177,7 +238,9 @@ def _capture_make_fx(module, example_inputs, method, decompositions):
     with torch.no_grad():
         outs = rec.run(*[t.detach().clone() for (_, _, t, _) in state],
                        *[x.clone() for x in real_inputs])
-    return Captured(gm, roles, rec.results, mutated, constants, len(outs))
+    c = Captured(gm, roles, rec.results, mutated, constants, len(outs))
+    c.scopes = {n.name: scope_of[n] for n in gm.graph.nodes if n in scope_of}
+    return c
 
 
 def _capture_export(module, example_inputs, method, decompositions):
@@ -244,4 +307,6 @@ def _capture_export(module, example_inputs, method, decompositions):
         real.append(roles[n.name][2].clone())
     with torch.no_grad():
         rec.run(*real)
-    return Captured(gm, roles, rec.results, mutated, constants, len(keep))
+    c = Captured(gm, roles, rec.results, mutated, constants, len(keep))
+    c.scopes = _export_scopes(gm)
+    return c

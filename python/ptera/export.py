@@ -27,6 +27,11 @@ def load_spec(spec):
     return res
 
 
+def _names(lists):
+    """Repeated NAME[,NAME...] options as one list."""
+    return [n for item in lists for n in item.split(",")]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="python3 -m ptera.export",
@@ -50,6 +55,13 @@ def main(argv=None):
                          "passed to ptera compile)")
     ap.add_argument("--group-size", type=int, default=None,
                     help="inputs per scale for 8da4w and int4-weight (default 32)")
+    ap.add_argument("--quantize-scope", metavar="NAME[,NAME...]", action="append", default=[],
+                    help="quantize only the calls made from these modules (fully qualified "
+                         "names, e.g. layers.0.attn, or type:CLASS); repeatable; passed to "
+                         "ptera compile")
+    ap.add_argument("--quantize-skip", metavar="NAME[,NAME...]", action="append", default=[],
+                    help="never quantize the calls made from these modules (same names); "
+                         "repeatable; passed to ptera compile")
     ap.add_argument("--calibration", metavar="DIR", default=None,
                     help="the samples --backend cortex_m and --quantize int8-static "
                          "calibrate on: one subdirectory "
@@ -73,7 +85,9 @@ def main(argv=None):
         r = export(module, inputs, a.out, external_weights=a.external_weights,
                    weight_keys=a.weight_keys, method=a.method, keep_ptg=keep, ptera_bin=a.ptera,
                    ops=a.ops, backend=a.backend, quantize=a.quantize,
-                   group_size=a.group_size, calibration=a.calibration)
+                   group_size=a.group_size, calibration=a.calibration,
+                   quantize_scope=_names(a.quantize_scope) or None,
+                   quantize_skip=_names(a.quantize_skip) or None)
     except ValueError as e:
         print("ptera.export: %s" % e, file=sys.stderr)
         return 1

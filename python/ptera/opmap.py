@@ -528,7 +528,8 @@ class Lowerer:
             src = self._tensor_id(n.args[1])
             nb = self.m.bool(bool(n.kwargs.get("non_blocking", n.args[2] if len(n.args) > 2
                                                else False)))
-            self.m.node("aten::copy_", [dst, src, nb], written={0})
+            self.m.node("aten::copy_", [dst, src, nb], written={0},
+                        scope=self.c.scopes.get(n.name, ()))
             self.env[n.name] = dst
             return
         fs = tgt._schema
@@ -543,7 +544,7 @@ class Lowerer:
             for a in fs.arguments:
                 v = bound[a.name] if a.name in bound else a.default_value
                 args.append(self._encode(v, a, kinds, like))
-            self.m.node(name, args, written={0})
+            self.m.node(name, args, written={0}, scope=self.c.scopes.get(n.name, ()))
             self.env[n.name] = args[0]
             return
         rename = _rename_for(tgt)
@@ -604,7 +605,7 @@ class Lowerer:
                 written.add(len(args))
                 args.append(i)
             self.env[n.name] = ids if isinstance(result, (tuple, list)) else ids[0]
-        self.m.node(target, args, written=written)
+        self.m.node(target, args, written=written, scope=self.c.scopes.get(n.name, ()))
 
 
 def to_ptg(captured, method_name="forward", ptg=None):

@@ -155,14 +155,20 @@ class Method:
     def alias(self, a, b):
         self._aliases.append((a, b))
 
-    def node(self, op, args, written=()):
+    def node(self, op, args, written=(), scope=()):
         """A kernel call; args are value ids, `written` the set of written ones
-        (by position: an index into args)."""
+        (by position: an index into args). scope: the modules the call was
+        made from, outermost first, as (fully qualified name, class name)."""
         toks = []
         for i, a in enumerate(args):
             if not (0 <= a < len(self._values)):
                 raise ValueError("%s: argument %d refers to undeclared value %r" % (op, i, a))
             toks.append(("!%d" if i in written else "%d") % a)
+        for path, type_name in scope:
+            if not path or not type_name:
+                raise ValueError("%s: a module scope needs a name and a type, got %r"
+                                 % (op, (path, type_name)))
+            toks.append("scope=%s:%s" % (escape(path), escape(type_name).replace(":", "%3A")))
         self._nodes.append("node " + op + (" " + " ".join(toks) if toks else ""))
 
     def begin(self, kind):

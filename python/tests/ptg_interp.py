@@ -101,7 +101,8 @@ def parse(data):
         elif t[0] == "alias":
             m.aliases.append((int(t[1]), int(t[2])))
         elif t[0] == "node":
-            args = [(int(a.lstrip("!")), a.startswith("!")) for a in t[2:]]
+            args = [(int(a.lstrip("!")), a.startswith("!")) for a in t[2:]
+                    if not a.startswith("scope=")]
             m.nodes.append((t[1], args))
         elif t[0] in ("begin", "end"):
             m.nodes.append((t[0], t[1:]))

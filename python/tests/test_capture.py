@@ -50,6 +50,22 @@ def test_capture_leaves_module_state_alone(decomp):
     assert torch.count_nonzero(module.total) == 0 and torch.count_nonzero(module.cache) == 0
 
 
+def test_module_scopes(decomp):
+    """Each call names the modules it was made from, outermost first; the
+    root's own calls name none (docs/PTG.md scope=)."""
+    module, inputs = CASES["mlp"]()
+    text = _ptg_bytes(module, inputs, decomp).split(b"\ndata ")[0].decode()
+    nodes = [l for l in text.splitlines() if l.startswith("node ")]
+    mms = [l for l in nodes if l.startswith("node aten::addmm.out")]
+    assert [l.split()[-2:] for l in mms] == [["scope=net:Sequential", "scope=net.%d:Linear" % i]
+                                             for i in (0, 2, 4)], mms
+    relus = [l for l in nodes if l.startswith("node aten::relu.out")]
+    assert [l.split()[-1] for l in relus] == ["scope=net.1:ReLU", "scope=net.3:ReLU"], relus
+    module, inputs = CASES["cat_stack"]()
+    text = _ptg_bytes(module, inputs, decomp).split(b"\ndata ")[0].decode()
+    assert "scope=" not in text  # no submodules: every call is the root's
+
+
 def test_roles_and_written_state(decomp):
     module, inputs = CASES["counter"]()
     text = _ptg_bytes(module, inputs, decomp).split(b"\ndata ")[0].decode()

@@ -14,6 +14,7 @@ import torch.nn as nn
 
 import ptera
 import quant_ref as qr
+from export_cli import run_export_cli
 from models import CASES
 from test_e2e import EXE, _run
 from test_zoo import models as zoo
@@ -230,6 +231,36 @@ def test_cli_refusals(tmp_path):
                {"quantize": "int4-weight", "group_size": 0}):
         with pytest.raises(ValueError):
             ptera.export(module, inputs, str(out), **kw)
+
+
+def test_scope(tmp_path):
+    """quantize_scope / quantize_skip (and their python -m ptera.export
+    flags) reach `ptera compile`: the MLP's linear layers are net.0, net.2
+    and net.4 (tests/compile/quant_scope.py checks what they quantize)."""
+    module, inputs = CASES["mlp"]()
+    pte = tmp_path / "mlp.pte"
+    for kw, n in (({}, 3), ({"quantize_scope": ["net.2"]}, 1),
+                  ({"quantize_skip": ["net.0", "type:ReLU"]}, 2),
+                  ({"quantize_scope": "type:Linear", "quantize_skip": ["net.4"]}, 2)):
+        res = ptera.export(copy.deepcopy(module), inputs, str(pte), backend="xnnpack",
+                           quantize="8da8w", **kw)
+        assert "on the CPU, %d quantized" % n in res.report, (kw, res.report)
+    with pytest.raises(RuntimeError, match="'net.9' names no module"):
+        ptera.export(copy.deepcopy(module), inputs, str(pte), backend="xnnpack", quantize="8da8w",
+                     quantize_scope=["net.9"])
+    for kw in ({"quantize_scope": ["net.0"]}, {"quantize": "8da8w", "quantize_skip": ["a,b"]},
+               {"quantize": "8da8w", "quantize_skip": [""]}):
+        with pytest.raises(ValueError):
+            ptera.export(copy.deepcopy(module), inputs, str(pte), backend="xnnpack", **kw)
+    r = run_export_cli("models:mlp", pte, "--backend", "xnnpack", "--quantize", "8da8w",
+                       "--quantize-skip", "net.0", "--quantize-skip", "net.4")
+    assert r.returncode == 0 and "on the CPU, 1 quantized" in r.stdout, r.stdout + r.stderr
+    r = run_export_cli("models:mlp", pte, "--backend", "xnnpack", "--quantize", "8da8w",
+                       "--quantize-scope", "net.2,net")
+    assert r.returncode == 0 and "on the CPU, 3 quantized" in r.stdout, r.stdout + r.stderr
+    r = run_export_cli("models:mlp", pte, "--backend", "xnnpack", "--quantize", "8da8w",
+                       "--quantize-scope", "net.20")
+    assert r.returncode == 1 and "'net.20' names no module" in r.stderr, r.stdout + r.stderr
 
 
 def _as_quantized(model, gs):

@@ -62,6 +62,7 @@ set(SOURCES
   test_pte_reader.c
   test_ptg.c
   test_qs8_gemm.c
+  test_quant_scope.c
   test_quantize.c
   test_sha256.c
   test_thread_contract.c

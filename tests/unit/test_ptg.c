@@ -322,6 +322,12 @@ static const struct {
     {H "inputs\noutputs\ndata 0\nX", 5},
     {H "inputs\noutputs\ndata 0", 5},
     {H "inputs\noutputs\nvalue 0 none\nvalue 1 int 99999999999999999999\n", 6},
+    /* node scope= attributes: <path>:<type>, both non-empty, after the arguments */
+    {H "value 0 none\ninputs\noutputs\nnode aten::x.out 0 scope=a\n", 6},
+    {H "value 0 none\ninputs\noutputs\nnode aten::x.out 0 scope=:T\n", 6},
+    {H "value 0 none\ninputs\noutputs\nnode aten::x.out 0 scope=a:\n", 6},
+    {H "value 0 none\ninputs\noutputs\nnode aten::x.out 0 scope=a%2:T\n", 6},
+    {H "value 0 none\ninputs\noutputs\nnode aten::x.out scope=a:T 0\n", 6},
 };
 
 static void test_malformed(void) {
@@ -475,7 +481,13 @@ static void test_roundtrip(void) {
   pc_graph_region(g, true, "no_grad");
   int32_t args[3] = {x, c, y};
   uint8_t wr[3] = {0, 0, 1};
-  pc_graph_call(g, "aten::add.out", args, wr, 3);
+  int32_t add = pc_graph_call(g, "aten::add.out", args, wr, 3);
+  const pc_gscope scope[2] = {{"layers.0", "Seq uential"}, {"layers.0.fc:x", "Linear"}};
+  const pc_gscope colon[1] = {{"a", "b:c"}}, empty[1] = {{"", "T"}};
+  CHECK(pc_graph_set_scope(g, (uint32_t)add, colon, 1) == PTERA_INVALID_ARGUMENT);
+  CHECK(pc_graph_set_scope(g, (uint32_t)add, empty, 1) == PTERA_INVALID_ARGUMENT);
+  pt_err_clear(&g->err);
+  CHECK(pc_graph_set_scope(g, (uint32_t)add, scope, 2) == PTERA_OK);
   pc_graph_region(g, false, NULL);
   int64_t kv[5] = {1, 2, 3, 4, 5};
   int32_t s5 = 5;
@@ -498,7 +510,8 @@ static void test_roundtrip(void) {
   CHECK(strstr(text, "value 3 double -0\n") != NULL);
   CHECK(strstr(text, "value 5 double nan\nvalue 6 str tab%09here\nvalue 7 str\n") != NULL);
   CHECK(strstr(text, "value 8 ints -9223372036854775808,5\nvalue 9 opt_tensors 0,-1,1\n") != NULL);
-  CHECK(strstr(text, "alias 0 2\nbegin no_grad\nnode aten::add.out 0 1 !2\nend\nmethod step\n"));
+  CHECK(strstr(text, "alias 0 2\nbegin no_grad\nnode aten::add.out 0 1 !2 scope=layers.0:Seq%20uential "
+                    "scope=layers.0.fc:x:Linear\nend\nmethod step\n"));
   CHECK(strstr(text, "\ndata 64\n") != NULL && n >= 64);
   free(text);
   pc_module back;
@@ -508,6 +521,11 @@ static void test_roundtrip(void) {
     CHECK(back.nmethods == 2);
     CHECK(graph_eq(gs[0], back.methods[0]) && graph_eq(gs[1], back.methods[1]));
     CHECK(signbit(back.methods[0]->values[3].u.d));
+    const pc_gnode *bn = &back.methods[0]->nodes[add];
+    CHECK(bn->nscope == 2 && strcmp(bn->scope[0].path, "layers.0") == 0 &&
+          strcmp(bn->scope[0].type, "Seq uential") == 0 && strcmp(bn->scope[1].path, "layers.0.fc:x") == 0 &&
+          strcmp(bn->scope[1].type, "Linear") == 0);
+    CHECK(back.methods[0]->nodes[0].nscope == 0); /* the region marker */
     CHECK(pc_ptg_write(&back, &out2, &n2, &err) == PTERA_OK);
     CHECK(n2 == n && out2 && memcmp(out, out2, n) == 0);
     pt_free(NULL, out2);

@@ -47,9 +47,10 @@ static const char help[] =
     "                              call must lower (no fp32 fallback)\n"
     "  --quantize int8-static      with --backend cortex_m (implied by it), or with\n"
     "                              --backend xnnpack: convolutions, FullyConnected,\n"
-    "                              add/sub/mul and pooling in qint8 per tensor from\n"
-    "                              --calibration ranges, per-channel weights (qs8;\n"
-    "                              compiler/to_xnnpack.h); the rest of a partition fp32\n"
+    "                              add/sub/mul, cat and pooling in qint8 per tensor\n"
+    "                              from --calibration ranges, per-channel weights\n"
+    "                              (qs8; compiler/to_xnnpack.h); the rest of a\n"
+    "                              partition fp32\n"
     "  --calibration DIR           the samples --backend cortex_m and int8-static\n"
     "                              calibrate on: one\n"
     "                              subdirectory per sample (name order), each with\n"
@@ -70,6 +71,20 @@ static const char help[] =
     "                              does not divide fails the compile\n"
     "  --group-size N              inputs per scale for 8da4w / int4-weight\n"
     "                              (default 32; 8da4w: a multiple of 32)\n"
+    "  --quantize-scope NAME[,NAME...]\n"
+    "                              quantize only the calls made from these modules\n"
+    "                              (fully qualified names as named_modules() gives\n"
+    "                              them, e.g. layers.0.attn, covering the modules\n"
+    "                              inside; type:CLASS names every module of that\n"
+    "                              class, e.g. type:Linear); the rest stays fp32.\n"
+    "                              int8-static runs add/sub/mul/cat, pooling and\n"
+    "                              reshapes in int8 only where they are in scope and\n"
+    "                              read no value made out of scope. Repeatable\n"
+    "  --quantize-skip NAME[,NAME...]\n"
+    "                              never quantize the calls made from these modules\n"
+    "                              (same names; wins over --quantize-scope). Both\n"
+    "                              need --quantize; a name that matches no call is\n"
+    "                              an error\n"
     "  --external-weights OUT.ptd  write constants (weights) to OUT.ptd instead\n"
     "                              of the .pte; run with 'ptera run --data OUT.ptd'.\n"
     "                              With fqn keys, constants without a name (e.g.\n"
@@ -107,12 +122,36 @@ static const char help[] =
     "Exit status: 0 on success; 1 with the error's name and message on stderr;\n"
     "2 for bad usage.\n";
 
+#define SCOPE_MAX 64 /* names per --quantize-scope / --quantize-skip list */
+
 typedef struct compile_opts {
   const char *in, *out, *ptd;
+  const char *scope[2][SCOPE_MAX]; /* --quantize-scope, --quantize-skip */
   const char *keys, *ops, *backend, *quantize, *group_size, *calibration;
   bool quiet;
   pc_compile_options c;
 } compile_opts;
+
+/* Appends the comma-separated names of list (split in place) to the
+ * scope or skip list of flag. */
+static int add_names(compile_opts *o, const char *flag, char *list) {
+  bool skip = strcmp(flag, "--quantize-skip") == 0;
+  uint32_t *n = skip ? &o->c.scope.nskip : &o->c.scope.nonly;
+  for (char *p = list;;) {
+    char *comma = strchr(p, ',');
+    if (comma) *comma = '\0';
+    if (!*p)
+      return cli_usage("compile", "%s: an empty module name (names are separated by single commas)",
+                       flag);
+    if (*n == SCOPE_MAX) return cli_usage("compile", "%s: more than %d names", flag, SCOPE_MAX);
+    o->scope[skip][(*n)++] = p;
+    if (!comma) break;
+    p = comma + 1;
+  }
+  o->c.scope.only = o->scope[0];
+  o->c.scope.skip = o->scope[1];
+  return -1;
+}
 
 static int parse_args(int argc, char **argv, compile_opts *o) {
   memset(o, 0, sizeof *o);
@@ -134,6 +173,10 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
       o->quantize = argv[++i];
     } else if (strcmp(a, "--calibration") == 0 && has_next) {
       o->calibration = argv[++i];
+    } else if ((strcmp(a, "--quantize-scope") == 0 || strcmp(a, "--quantize-skip") == 0) &&
+               has_next) {
+      int rc = add_names(o, a, argv[++i]);
+      if (rc >= 0) return rc;
     } else if (strcmp(a, "--group-size") == 0 && has_next) {
       o->group_size = argv[++i];
     } else if (strcmp(a, "--no-fold-bn") == 0) {
@@ -218,6 +261,9 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
                        cli_escz(o->group_size));
     o->c.group_size = (uint32_t)v;
   }
+  if (pc_qscope_any(&o->c.scope) && (o->c.quantize == PC_XNN_QUANT_NONE))
+    return cli_error(PTERA_INVALID_ARGUMENT, "--quantize-scope and --quantize-skip need --quantize "
+                     "(not --backend cortex_m, which quantizes every call)");
   if (o->keys && !o->ptd)
     return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys needs --external-weights OUT.ptd");
   o->c.external_weights = o->ptd != NULL;
