@@ -887,7 +887,7 @@ static ptera_status node(xb *b, const pc_gnode *gn) {
   if (strcmp(op, "aten::mean.out") == 0 || strcmp(op, "aten::_adaptive_avg_pool2d.out") == 0)
     return global_avg(b, gn);
   if (strcmp(op, "aten::view_copy.out") == 0 || strncmp(op, "aten::squeeze_copy.", 19) == 0 ||
-      strcmp(op, "aten::unsqueeze_copy.out") == 0)
+      strcmp(op, "aten::unsqueeze_copy.out") == 0 || strcmp(op, "aten::expand_copy.out") == 0)
     return reshape(b, gn);
   if (strcmp(op, "aten::permute_copy.out") == 0 || strcmp(op, "aten::transpose_copy.int_out") == 0 ||
       strcmp(op, "aten::t_copy.out") == 0)

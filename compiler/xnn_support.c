@@ -402,7 +402,8 @@ bool pc_xnn_supported(void *ctx, const pc_graph *g, uint32_t node) {
   if (strcmp(op, "aten::mean.out") == 0) return global_avg(c, n, true);
   if (strcmp(op, "aten::_adaptive_avg_pool2d.out") == 0) return global_avg(c, n, false);
   if (strcmp(op, "aten::view_copy.out") == 0 || strcmp(op, "aten::squeeze_copy.dims_out") == 0 ||
-      strcmp(op, "aten::squeeze_copy.dim_out") == 0 || strcmp(op, "aten::unsqueeze_copy.out") == 0)
+      strcmp(op, "aten::squeeze_copy.dim_out") == 0 || strcmp(op, "aten::unsqueeze_copy.out") == 0 ||
+      strcmp(op, "aten::expand_copy.out") == 0) /* an expand that broadcasts nothing (same bytes) */
     return reshape(c, n);
   if (strcmp(op, "aten::permute_copy.out") == 0 || strcmp(op, "aten::transpose_copy.int_out") == 0 ||
       strcmp(op, "aten::t_copy.out") == 0)

@@ -526,7 +526,20 @@ static bool softmax_dim(int64_t dim) {
   return supported_one(g, n);
 }
 
+/* expand_copy(x [2,1,3], size [2,d1,3]) -> y [2,d1,3]. */
+static bool expand_call(int64_t d1) {
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = cu_fact(g, 3, IDS(2, 1, 3)), y = cu_fact(g, 3, IDS(2, d1, 3));
+  int32_t size = pc_graph_ints(g, (const int64_t[]){2, d1, 3}, 3), implicit = pc_graph_bool(g, false);
+  int32_t n = pc_graph_call(g, "aten::expand_copy.out", IDS(x, size, implicit, y), W(0, 0, 0, 1), 4);
+  pc_graph_set_inputs(g, &x, 1);
+  pc_graph_set_outputs(g, &y, 1);
+  return supported_one(g, n);
+}
+
 static void test_support_rules(void) {
+  CHECK(expand_call(1));  /* broadcasts nothing: a StaticReshape */
+  CHECK(!expand_call(4)); /* broadcasts: no XNNPACK node, the CPU's */
   CHECK(avg_pool(0, false, true, false));   /* no padding: the divisor is the window */
   CHECK(avg_pool(1, false, false, false));  /* padding excluded, as XNNPACK does */
   CHECK(!avg_pool(1, false, true, false));  /* padding counted: XNNPACK would not */
