@@ -13,14 +13,13 @@
 /* Where B's elements are: b.data, or (a folded transpose) its input's, and
  * the stride of each of b's dims there. */
 static const float *b_strides(const px_graph *g, const px_value *b, size_t *st) {
-  const pf_xnn_node *t = b->view;
-  const px_value *src = t ? &g->v[t->in[0]] : b;
+  const px_value *src = b->view ? &g->v[b->view_src] : b;
   size_t acc = 1, own[PF_XNN_MAX_DIMS];
   for (unsigned d = src->ndims; d-- > 0;) {
     own[d] = acc;
     acc *= src->dims[d];
   }
-  for (unsigned d = 0; d < b->ndims; d++) st[d] = t ? own[t->v0[d]] : own[d];
+  for (unsigned d = 0; d < b->ndims; d++) st[d] = b->view ? own[b->view_perm[d]] : own[d];
   return src->data;
 }
 
@@ -84,6 +83,16 @@ ptera_status px_bmm_reshape(px_graph *g, const pf_xnn_node *n) {
   bool tb = n->flags & PF_XNN_FLAG_TRANSPOSE_WEIGHTS;
   size_t K = a->dims[r - 1], kb = tb ? b->dims[r - 1] : b->dims[r - 2], N = tb ? b->dims[r - 2] : b->dims[r - 1];
   if (K != kb) return px_fail(g, PTERA_INVALID_ARGUMENT, "inner dims %zu and %zu differ", K, kb);
+  if (b->view) { /* a folded chain: b must still be a permutation of its start at these shapes */
+    const px_value *src = &g->v[b->view_src];
+    bool same = src->ndims == r;
+    for (unsigned d = 0; same && d < r; d++) same = b->dims[d] == src->dims[b->view_perm[d]];
+    if (!same)
+      return px_fail(g, PTERA_NOT_SUPPORTED,
+                     "input 2 was read through the transposes before it (folded at init), but at these shapes "
+                     "it is no longer a permutation of value %u",
+                     (unsigned)b->view_src);
+  }
   size_t dims[PF_XNN_MAX_DIMS];
   memcpy(dims, a->dims, sizeof dims);
   dims[r - 1] = N;

@@ -38,6 +38,7 @@ void px_copy_run(px_graph *g, const pf_xnn_node *n) {
   const px_value *x = &g->v[n->in[0]];
   px_value *o = &g->v[n->out[0]];
   size_t bytes = px_numel(x) * (px_elem_bits(x->dt) / 8);
+  if (o->view) return; /* a link of a folded transpose chain (xnn_fold_transpose.c) */
   if (!o->def->flags) {
     o->data = x->data;
     return;

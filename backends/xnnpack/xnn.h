@@ -31,8 +31,10 @@ typedef struct px_value {
   const uint16_t *bscales;       /* blockwise (qbint4) bf16 scales [oc][ic / group_size], nbscales */
   uint32_t nbscales;
   bool nchw;                     /* fp32 held in NCHW order between NCHW-route convolutions (xnn_residency.c) */
-  const pf_xnn_node *view;       /* a StaticTranspose folded into the BatchMatrixMultiply nodes that read
-                                    this value (xnn_fold_transpose.c): never written; they read view's input */
+  bool view;                     /* written by a link of a transpose chain folded into the BatchMatrixMultiply
+                                    nodes that read its end (xnn_fold_transpose.c): never written */
+  uint32_t view_src;             /* view: the value the chain starts from */
+  uint8_t view_perm[PF_XNN_MAX_DIMS]; /* the chain's end: its dim d is view_src's dim view_perm[d] */
 } px_value;
 
 typedef struct px_graph {
@@ -178,9 +180,10 @@ PT_FUNC bool px_conv_runs_nchw(const px_graph *g, uint32_t i);
 /* Init, before sizing: Clamps folded into the FullyConnected or
  * convolution before them (xnn_fold_clamp.c). */
 PT_FUNC void px_fold_clamps(px_graph *g);
-/* Init, before sizing: a StaticTranspose whose output only
- * BatchMatrixMultiply nodes read as their second input is folded into
- * them: they read its input through the permutation (xnn_fold_transpose.c). */
+/* Init, before sizing: a chain of StaticTransposes (and reshapes that
+ * keep the dims) whose end only BatchMatrixMultiply nodes read, as their
+ * second input, is folded into them: they read the chain's start through
+ * the composed permutation (xnn_fold_transpose.c). */
 PT_FUNC void px_fold_transposes(px_graph *g);
 /* Init, before the prepare steps: g->nchw_pref (xnn_residency.c). */
 PT_FUNC void px_plan_routes(px_graph *g);

@@ -289,6 +289,35 @@ def gen_matmul():
         if extra:
             c.io('o', 3, np.clip(bt, -1.0, 1.0).astype(np.float32))
         c.done()
+    # chains: transpose -> reshape to the same dims -> transpose -> BMM (a
+    # decoder step's K cache [S, H, D] -> [H, S, D] -> [H, D, S], folded
+    # whole), a reshape that changes the dims in the chain (only the
+    # transpose after it folds), and a link's output a Clamp also reads
+    # (the chain folds only past it)
+    for S, H, D, M, keep, mid in ((40, 3, 8, 1, True, False), (24, 2, 6, 3, False, False), (16, 2, 4, 2, True, True)):
+        x = rnd(S, H, D)
+        t1 = x.transpose(1, 0, 2)
+        r1 = t1 if keep else t1.reshape(H, D, S)
+        b = r1.transpose(0, 2, 1)
+        a = rnd(H, M, b.shape[1])
+        y = torch.bmm(t(a), t(b)).numpy()
+        c = Case('BatchMatrixMultiply_%d' % len(LINES), 'BatchMatrixMultiply')
+        xi, ai = c.value(x.shape, io='i'), c.value(a.shape, io='i')
+        v1, v2, v3 = c.value(t1.shape), c.value(r1.shape), c.value(b.shape)
+        o = c.value(y.shape, io='o')
+        c.node('StaticTranspose', [xi], [v1], v0=(1, 0, 2))
+        c.node('StaticReshape', [v1], [v2], v0=r1.shape)
+        c.node('StaticTranspose', [v2], [v3], v0=(0, 2, 1))
+        c.node('BatchMatrixMultiply', [ai, v3], [o])
+        if mid:
+            o2 = c.value(t1.shape, io='o')
+            c.node('Clamp', [v1], [o2], mm=(-1.0, 1.0))
+        c.io('i', 0, x)
+        c.io('i', 1, a)
+        c.io('o', 2, y)
+        if mid:
+            c.io('o', 3, np.clip(t1, -1.0, 1.0).astype(np.float32))
+        c.done()
 
 
 def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), pads=None, dt='fp32'):
