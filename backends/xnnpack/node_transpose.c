@@ -29,8 +29,13 @@ ptera_status px_transpose_reshape(px_graph *g, const pf_xnn_node *n) {
  * square tiles so both sides stay in cache. Elements are moved as bytes, so
  * any integer type of the element's width stands for the datatype. */
 void px_transpose_run(px_graph *g, const pf_xnn_node *n) {
-  const px_value *x = &g->v[n->in[0]], *o = &g->v[n->out[0]];
+  const px_value *x = &g->v[n->in[0]];
+  px_value *o = &g->v[n->out[0]];
   if (!px_numel(o) || o->view) return; /* folded: its readers read x (xnn_fold_transpose.c) */
+  if (o->nchw) { /* NCHW -> NHWC kept NCHW-resident (xnn_residency.c): the input's bytes */
+    o->data = x->data;
+    return;
+  }
   unsigned bits = px_elem_bits(x->dt);
   int dt = bits == 32 ? PTERA_DTYPE_INT : bits == 16 ? PTERA_DTYPE_SHORT : PTERA_DTYPE_CHAR;
   int64_t istride[PF_XNN_MAX_DIMS], sizes[PF_XNN_MAX_DIMS], dstr[PF_XNN_MAX_DIMS], sstr[PF_XNN_MAX_DIMS], acc = 1;

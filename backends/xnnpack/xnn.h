@@ -187,6 +187,9 @@ PT_FUNC void px_fold_clamps(px_graph *g);
 PT_FUNC void px_fold_transposes(px_graph *g);
 /* Init, before the prepare steps: g->nchw_pref (xnn_residency.c). */
 PT_FUNC void px_plan_routes(px_graph *g);
+/* Whether n is a StaticTranspose from NCHW to NHWC of fp32 (perm 0, 2, 3,
+ * 1), whose output may be NCHW-resident: then its input's bytes. */
+PT_FUNC bool px_to_nhwc_transpose(const px_graph *g, const pf_xnn_node *n);
 /* Init, after the prepare steps: marks the NCHW-resident values. */
 PT_FUNC void px_plan_residency(px_graph *g);
 /* Execute, after node n's reshape: an elementwise node on NCHW-resident

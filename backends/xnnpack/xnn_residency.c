@@ -5,8 +5,10 @@
  * an internal fp32 rank-4 value and every node that writes or reads it
  * either is such a convolution (reading it as its input, with symmetric
  * padding) or an elementwise node of one shape whose float operands all
- * qualify (the layout does not change what they compute). Shapes stay NHWC
- * in the bookkeeping; only the bytes are in NCHW order. */
+ * qualify (the layout does not change what they compute), or it is the
+ * output of a StaticTranspose from NCHW to NHWC (its bytes are then the
+ * input's). Shapes stay NHWC in the bookkeeping; only the bytes are in
+ * NCHW order. */
 #include "xnnpack/xnn.h"
 
 static bool nchw_conv(const px_graph *g, uint32_t i) {
@@ -34,11 +36,21 @@ static bool same_dims(const px_value *a, const px_value *b) {
   return a->ndims == b->ndims && !memcmp(a->dims, b->dims, a->ndims * sizeof a->dims[0]);
 }
 
+/* A StaticTranspose NCHW -> NHWC of fp32 (perm 0, 2, 3, 1): an output
+ * held NCHW-resident is its input's bytes (px_transpose_run aliases them),
+ * as when a graph's NCHW input feeds its first convolution. */
+bool px_to_nhwc_transpose(const px_graph *g, const pf_xnn_node *n) {
+  static const uint32_t perm[4] = {0, 2, 3, 1};
+  return n->kind == PF_XNN_STATIC_TRANSPOSE && n->nin == 1 && n->n0 == 4 && !memcmp(n->v0, perm, sizeof perm) &&
+         g->v[n->in[0]].dt == PF_XNN_DT_FP32 && g->v[n->in[0]].ndims == 4;
+}
+
 /* Whether node i allows operand k (value v) to be NCHW-resident, given the
  * current marks (elementwise: all operands marked and of one shape). */
 static bool allows(const px_graph *g, uint32_t i, unsigned k) {
   const pf_xnn_node *n = &g->g.nodes[i];
   if (nchw_conv(g, i)) return k == n->nin || (k == 0 && n->p[0] == n->p[2] && n->p[1] == n->p[3]);
+  if (px_to_nhwc_transpose(g, n)) return k == 1; /* its output; it reads its input as it is */
   if (!elementwise(n->kind)) return false;
   const px_value *o = &g->v[n->out[0]];
   if (!o->nchw) return false;

@@ -320,16 +320,23 @@ def gen_matmul():
         c.done()
 
 
-def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), pads=None, dt='fp32'):
+def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), pads=None, dt='fp32',
+              from_nchw=False):
     """x NCHW, w PyTorch layout; the graph works in NHWC with OHWI weights.
     pads: explicit (t, r, b, l) instead of the symmetric pad; dt: 'fp32',
     'fp16' or 'bf16' (inputs, weights and bias rounded to it, the
-    reference computed in fp32 from the rounded values, then rounded)."""
+    reference computed in fp32 from the rounded values, then rounded);
+    from_nchw: the graph's input is x in NCHW, a StaticTranspose (0, 2, 3, 1)
+    makes the convolution's NHWC input (as an exported CNN starts)."""
     c = Case('%s_%d' % (node, len(LINES)), node, dt)
     x, w, b = lowp(x, dt), lowp(w, dt), lowp(b, dt)
     t_, r_, b_, l_ = pads if pads else (pad[0], pad[1], pad[0], pad[1])
     xn = nhwc(t(x))
-    xi = c.value(xn.shape, dt=DT[dt], io='i')
+    xi = c.value(x.shape if from_nchw else xn.shape, dt=DT[dt], io='i')
+    if from_nchw:
+        xt = c.value(xn.shape, dt=DT[dt])
+        c.node('StaticTranspose', [xi], [xt], v0=(0, 2, 3, 1))
+        xi = xt
     if node == 'ConvTranspose2d':
         y = F.conv_transpose2d(t(x), t(w), t(b), stride, 0, out_pad, groups, dil)
         y = y[:, :, t_:y.shape[2] - b_, l_:y.shape[3] - r_]
@@ -352,7 +359,7 @@ def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), 
     o = c.value(yn.shape, dt=DT[dt], io='o')
     p = [t_, r_, b_, l_, kh, kw, stride[0], stride[1], dil[0], dil[1], gic, goc, groups, out_pad[0], out_pad[1]]
     c.node(node, [xi, wi, bi], [o], mm=mm, p=p)
-    c.io('i', 0, store(xn, dt))
+    c.io('i', 0, store(np.ascontiguousarray(x) if from_nchw else xn, dt))
     c.io('o', 1, store(yn, dt), TOL[dt] if dt != 'fp32' else 1e-4)
     c.done()
 
@@ -489,6 +496,10 @@ def gen_conv():
     conv_case('Conv2d', rnd(2, 32, 24, 24), rnd(8, 32, 3, 3), rnd(8), (1, 1), (1, 1), (1, 1), 1, (0.0, float('inf')))
     conv_case('Conv2d', rnd(1, 3, 8, 7), rnd(4, 3, 3, 3), rnd(4), (2, 2), (0, 0), (1, 1), 1, pads=(0, 1, 1, 0))
     conv_case('DepthwiseConv2d', rnd(1, 4, 9, 9), rnd(4, 1, 5, 5), rnd(4), (1, 1), (2, 2), (1, 1), 4)
+    # the NCHW graph input transposed to NHWC: the transpose's output is held
+    # NCHW-resident (the input's bytes, aliased) for the NCHW-route convolution
+    conv_case('DepthwiseConv2d', rnd(2, 6, 8, 7), rnd(6, 1, 3, 3), rnd(6), (1, 1), (1, 1), (1, 1), 6, from_nchw=True)
+    conv_case('Conv2d', rnd(1, 3, 10, 9), rnd(5, 3, 3, 3), rnd(5), (2, 2), (1, 1), (1, 1), 1, from_nchw=True)
     conv_case('DepthwiseConv2d', rnd(1, 4, 9, 8), rnd(4, 1, 3, 3), rnd(4), (2, 2), (0, 0), (1, 1), 4,
               (-1.0, 1.0), pads=(0, 1, 1, 0))
     conv_case('DepthwiseConv2d', rnd(1, 3, 7, 7), rnd(3, 1, 3, 3), rnd(3), (1, 1), (2, 2), (2, 2), 3)
