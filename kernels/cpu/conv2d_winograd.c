@@ -108,8 +108,8 @@ size_t pk_conv2d_wino_workspace(const pk_conv2d_geom *g, size_t nthreads) {
 }
 
 typedef struct wino_fns {
-  pk_f32_wino23_input_fn input;
-  pk_f32_wino23_output_fn output;
+  pk_f32_wino_input_fn input;
+  pk_f32_wino_output_fn output;
 } wino_fns;
 
 static wino_fns wino_pick(pk_isa isa) {
@@ -133,7 +133,7 @@ typedef struct wino_job {
   pk_isa isa;
   wino_fns fn;
   size_t nr, ustride;
-  pk_wino23_plane plane;
+  pk_wino_plane plane;
   wino_plan pl;
   size_t chunk; /* shared: input channels a transform item takes */
   char *ws;
@@ -243,7 +243,7 @@ void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *pa
   jb.nr = pk_gemm_f32_b_panel(jb.isa);
   jb.fn = wino_pick(jb.isa);
   jb.ustride = ustride(g, jb.isa);
-  jb.plane = (pk_wino23_plane){(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow,
+  jb.plane = (pk_wino_plane){(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow,
                                (size_t)g->pad[0], (size_t)g->pad[1], ((size_t)g->ow + 1) / 2};
   if (!wino_plan_make(g, nthreads, &jb.pl)) return;
   slots_init(&jb.slots);
