@@ -1,10 +1,15 @@
 /* The body of the Winograd F(4x4, 3x3) input and output transforms
  * (winograd.h), included once per ISA file with WINO_FN(name) naming its
  * functions: the same C compiled with that ISA's flags. Runs of WINO43_L
- * (or WINO43_LS) tiles inside one tile row and away from the plane's edges
- * go through fixed-length lane loops the compiler vectorizes (the stride-4
- * patch reads and the interleaved 4-wide writes included); other tiles one
- * at a time. Both apply the same 1-D transforms, bt6 and at6. */
+ * (or WINO43_LS) tiles inside one tile row go through fixed-length lane
+ * loops the compiler vectorizes (the stride-4 patch reads and the
+ * interleaved 4-wide writes included): input runs at the plane's edges
+ * from a zero-padded copy of their window, output runs where their tiles
+ * lie inside the plane; other tiles (rows of fewer than WINO43_LS, partial
+ * output tiles) one at a time. Both apply the same 1-D transforms, bt6 and
+ * at6. */
+#include <string.h>
+
 #include "cpu/ukernels/winograd/wino_tiles.h"
 
 #define WINO43_L 8  /* long runs (32 output columns) */
@@ -67,29 +72,54 @@ static void output_tiles(const pk_wino_plane *p, const float *m, size_t a_stride
   }
 }
 
-/* L (WINO43_L or WINO43_LS, a constant at each call) tiles from (ty, tx) in
- * one row, their patches inside the plane. */
-WINO_ALWAYS_INLINE void input_run(const pk_wino_plane *p, const float *in, size_t ty, size_t tx, float *v,
-                                  size_t a_stride, int L) {
-  const float *row = in + (4 * ty - p->pad_h) * p->w + 4 * tx - p->pad_w;
+/* L (WINO43_L or WINO43_LS, a constant at each call) tiles in one row
+ * whose 6 x (4L + 2) window starts at row, rows `stride` apart. */
+WINO_ALWAYS_INLINE void input_run(const float *row, size_t stride, float *v, size_t a_stride, int L) {
   float d[6][6][WINO43_L], t[6][6][WINO43_L];
   for (int r = 0; r < 6; r++)
     for (int s = 0; s < 6; s++)
-      for (int l = 0; l < L; l++) d[r][s][l] = row[r * p->w + 4 * l + s];
+      for (int l = 0; l < L; l++) d[r][s][l] = row[(size_t)r * stride + 4 * (size_t)l + (size_t)s];
   for (int s = 0; s < 6; s++)
     for (int l = 0; l < L; l++) bt6(&d[0][s][l], 6 * WINO43_L, &t[0][s][l], 6 * WINO43_L);
   for (int r = 0; r < 6; r++)
     for (int l = 0; l < L; l++) bt6(&t[r][0][l], WINO43_L, v + (size_t)(6 * r) * a_stride + l, a_stride);
 }
 
+/* The same for the L tiles from (ty, tx): in place where their window lies
+ * inside the plane ([xlo, xhi) the tile columns whose patches do, rows_in
+ * whether row ty's do), else from a copy, zero outside the plane. */
+WINO_ALWAYS_INLINE void input_run_at(const pk_wino_plane *p, const float *in, size_t ty, size_t tx, bool rows_in,
+                                     size_t xlo, size_t xhi, float *v, size_t a_stride, int L) {
+  ptrdiff_t y0 = (ptrdiff_t)(4 * ty) - (ptrdiff_t)p->pad_h, x0 = (ptrdiff_t)(4 * tx) - (ptrdiff_t)p->pad_w;
+  if (rows_in && tx >= xlo && tx + (size_t)L <= xhi) {
+    input_run(in + (size_t)y0 * p->w + (size_t)x0, p->w, v, a_stride, L);
+    return;
+  }
+  enum { SW = 4 * WINO43_L + 2 };
+  float win[6 * SW];
+  ptrdiff_t W = 4 * L + 2, c0 = x0 < 0 ? -x0 : 0, c1 = (ptrdiff_t)p->w - x0 < W ? (ptrdiff_t)p->w - x0 : W;
+  for (ptrdiff_t r = 0; r < 6; r++) {
+    float *dst = win + r * SW;
+    ptrdiff_t y = y0 + r;
+    if (y < 0 || y >= (ptrdiff_t)p->h || c1 <= c0) {
+      memset(dst, 0, (size_t)W * sizeof *dst);
+      continue;
+    }
+    memset(dst, 0, (size_t)c0 * sizeof *dst);
+    memcpy(dst + c0, in + (size_t)y * p->w + (size_t)(x0 + c0), (size_t)(c1 - c0) * sizeof *dst);
+    memset(dst + c1, 0, (size_t)(W - c1) * sizeof *dst);
+  }
+  input_run(win, SW, v, a_stride, L);
+}
+
 void WINO_FN(pk_f32_wino43_input)(const pk_wino_plane *p, const float *in, size_t t0, size_t n, float *v,
                                   size_t a_stride) {
   size_t xlo = (p->pad_w + 3) / 4, xhi = p->w + p->pad_w >= 6 ? (p->w + p->pad_w - 6) / 4 + 1 : 0;
-#define IN_RANGE                                                                                         \
-  bool rows_in = 4 * ty >= p->pad_h && 4 * ty - p->pad_h + 6 <= p->h;                                  \
-  lo = rows_in ? xlo : 0;                                                                              \
-  hi = rows_in ? xhi : 0
-#define IN_RUN(x, lane, L) input_run(p, in, ty, x, v + (lane), a_stride, L)
+#define IN_RANGE                                                         \
+  bool rows_in = 4 * ty >= p->pad_h && 4 * ty - p->pad_h + 6 <= p->h; \
+  lo = 0;                                                              \
+  hi = p->tiles_w
+#define IN_RUN(x, lane, L) input_run_at(p, in, ty, x, rows_in, xlo, xhi, v + (lane), a_stride, L)
 #define IN_ONE(x, lane) input_tiles(p, in, ty * p->tiles_w + (x), 1, v + (lane), a_stride)
   WINO_ROWS(p, t0, n, WINO43_L, WINO43_LS, IN_RANGE, IN_RUN, IN_ONE);
 #undef IN_RANGE
