@@ -537,7 +537,7 @@ bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
   return a->c_in == b->c_in && a->c_out == b->c_out && a->groups == b->groups && a->kh == b->kh &&
          a->kw == b->kw && a->transposed == b->transposed && a->layout == b->layout &&
          a->stride[0] == b->stride[0] && a->stride[1] == b->stride[1] && a->dil[0] == b->dil[0] &&
-         a->dil[1] == b->dil[1] && pk_conv2d_wino_applies(a) == pk_conv2d_wino_applies(b) &&
+         a->dil[1] == b->dil[1] && pk_conv2d_wino_tile(a) == pk_conv2d_wino_tile(b) &&
          pk_conv2d_dwcl_applies(a) == pk_conv2d_dwcl_applies(b) &&
          pk_conv2d_pixrows_applies(a) == pk_conv2d_pixrows_applies(b);
 }

@@ -1,15 +1,17 @@
-/* Winograd F(2x2, 3x3) convolution driver (conv2d_winograd.h).
+/* Winograd convolution driver (conv2d_winograd.h), F(2x2, 3x3) or
+ * F(4x4, 3x3) (the kind, chosen from the geometry alone, so the packed
+ * filters and the run agree on it): A alphas, 16 or 36.
  *
- * Filters: 16 packed A matrices U_a [C_out, C_in], 64-byte aligned,
+ * Filters: A packed A matrices U_a [C_out, C_in], 64-byte aligned,
  * ustride bytes apart. Per image and block of nbt tiles (a unit), a region:
- * 16 packed B matrices V_a [C_in, tiles] vstride bytes apart and the 16
+ * A packed B matrices V_a [C_in, tiles] vstride bytes apart and the A
  * products M_a [C_out, nbt] (row stride nbt); per task, one channel's input
- * transform [16, nbt] (lanes contiguous, then copied into the panels).
+ * transform [A, nbt] (lanes contiguous, then copied into the panels).
  * With one share per unit a task's slot holds the unit's region and its
  * transform buffer, and one item does the whole unit. With several shares
  * (few tiles: the products split over their rows) the unit's input is
  * transformed once, channels over the threads, into a region per unit;
- * then each share computes its rows of the 16 products and their output
+ * then each share computes its rows of the A products and their output
  * transform from that region (two parallel loops instead of every share
  * transforming the whole input again). */
 #include "cpu/conv2d_winograd.h"
@@ -23,20 +25,54 @@
 #include "cpu/isa.h"
 #include "cpu/ukernels/winograd/winograd.h"
 
-#define WINO_ALPHA 16
 #define WINO_SLOT_BYTES ((size_t)1 << 20) /* per-task V and M budget */
 #define WINO_COL_STEP 32u                 /* tile blocks: whole B panels */
 #define WINO_NR_MAX 32u                   /* widest B panel of any ISA */
 #define WINO_MIN_CHANNELS 16
 #define WINO_MIN_PIXELS 100 /* below this the tile blocks are too thin for the GEMM */
 
+/* One Winograd size: m x m output tiles, (m + 2)^2 alphas. */
+typedef struct wino_kind {
+  size_t m, alphas;
+  void (*filter)(const float *g, float *u, size_t a_stride);
+} wino_kind;
+
+static const wino_kind wino_f23 = {2, 16, pk_f32_wino23_filter_scalar};
+static const wino_kind wino_f43 = {4, 36, pk_f32_wino43_filter_scalar};
+
 static bool mul_ok(size_t a, size_t b, size_t *r) { return !__builtin_mul_overflow(a, b, r); }
 static size_t align64(size_t x) { return (x + 63) & ~(size_t)63; }
 
-bool pk_conv2d_wino_applies(const pk_conv2d_geom *g) {
-  return g->layout == PK_CONV_NCHW && !g->transposed && g->groups == 1 && g->kh == 3 && g->kw == 3 &&
-         g->stride[0] == 1 && g->stride[1] == 1 && g->dil[0] == 1 && g->dil[1] == 1 &&
-         g->c_in >= WINO_MIN_CHANNELS && g->c_out >= WINO_MIN_CHANNELS && g->oh * g->ow >= WINO_MIN_PIXELS;
+static size_t tiles_of(const pk_conv2d_geom *g, size_t m) {
+  return ((size_t)g->oh + m - 1) / m * (((size_t)g->ow + m - 1) / m);
+}
+
+/* What kind kd's products cost on g: alphas times the tiles (the partial
+ * ones at the bottom and right edges counted whole) in whole blocks, as
+ * the GEMM runs them. */
+static size_t products_cost(const pk_conv2d_geom *g, const wino_kind *kd) {
+  size_t t = tiles_of(g, kd->m);
+  return kd->alphas * (t / WINO_COL_STEP + (t % WINO_COL_STEP != 0));
+}
+
+/* The kind g takes, NULL where the path does not apply. */
+static const wino_kind *wino_kind_of(const pk_conv2d_geom *g) {
+  if (!(g->layout == PK_CONV_NCHW && !g->transposed && g->groups == 1 && g->kh == 3 && g->kw == 3 &&
+        g->stride[0] == 1 && g->stride[1] == 1 && g->dil[0] == 1 && g->dil[1] == 1 &&
+        g->c_in >= WINO_MIN_CHANNELS && g->c_out >= WINO_MIN_CHANNELS && g->oh * g->ow >= WINO_MIN_PIXELS))
+    return NULL;
+  /* F(4x4) where its products cost at most 4/5 of F(2x2)'s (the rest
+   * covers F(4x4)'s edge tiles, more of them one at a time). 14x14: 36 x 1
+   * against 16 x 2 blocks, F(2x2); 20x20: 36 x 1 against 16 x 4, F(4x4);
+   * 24x24: 36 x 2 against 16 x 5, about even when measured, F(2x2). */
+  return 5 * products_cost(g, &wino_f43) <= 4 * products_cost(g, &wino_f23) ? &wino_f43 : &wino_f23;
+}
+
+bool pk_conv2d_wino_applies(const pk_conv2d_geom *g) { return wino_kind_of(g) != NULL; }
+
+size_t pk_conv2d_wino_tile(const pk_conv2d_geom *g) {
+  const wino_kind *k = wino_kind_of(g);
+  return k ? k->m : 0;
 }
 
 static size_t ustride(const pk_conv2d_geom *g, pk_isa isa) {
@@ -45,30 +81,32 @@ static size_t ustride(const pk_conv2d_geom *g, pk_isa isa) {
 
 size_t pk_conv2d_wino_pack_size(const pk_conv2d_geom *g) {
   size_t total;
-  return mul_ok(ustride(g, pk_isa_selected()), WINO_ALPHA, &total) ? total : SIZE_MAX;
+  return mul_ok(ustride(g, pk_isa_selected()), wino_kind_of(g)->alphas, &total) ? total : SIZE_MAX;
 }
 
 void pk_conv2d_wino_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
   pk_isa isa = pk_isa_selected();
+  const wino_kind *kd = wino_kind_of(g);
   size_t M = (size_t)g->c_out, K = (size_t)g->c_in, MR = pk_gemm_f32_a_panel(isa), us = ustride(g, isa);
   float *u0 = NULL;
-  for (size_t a = 0; a < WINO_ALPHA; a++) {
+  for (size_t a = 0; a < kd->alphas; a++) {
     float *u = pk_gemm_f32_pack_a_start((char *)packed + a * us, M, K, isa);
     if (!a) u0 = u;
     memset(u, 0, (M + MR - 1) / MR * MR * K * sizeof *u); /* lanes past M */
   }
   for (size_t co = 0; co < M; co++)
     for (size_t ci = 0; ci < K; ci++)
-      pk_f32_wino23_filter_scalar(w + (co * K + ci) * 9, u0 + ((co / MR) * K + ci) * MR + co % MR,
-                                  us / sizeof(float));
+      kd->filter(w + (co * K + ci) * 9, u0 + ((co / MR) * K + ci) * MR + co % MR, us / sizeof(float));
 }
 
 void pk_conv2d_wino_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n, const double *scale) {
-  size_t us = ustride(g, pk_gemm_f32_packed_isa(packed)); /* the transform is linear: scale each U_a */
-  for (size_t a = 0; a < WINO_ALPHA; a++) pk_gemm_f32_packed_scale((char *)packed + a * us, oc0, n, scale);
+  size_t us = ustride(g, pk_gemm_f32_packed_isa(packed)), A = wino_kind_of(g)->alphas;
+  for (size_t a = 0; a < A; a++) /* the transforms are linear: scale each U_a */
+    pk_gemm_f32_packed_scale((char *)packed + a * us, oc0, n, scale);
 }
 
 typedef struct wino_plan {
+  const wino_kind *kind;
   size_t tiles, nbt, vstride; /* nbt: tiles of the widest block */
   size_t region, tmp;         /* bytes of a unit's V and M, of a task's transform buffer */
   size_t units;               /* images x blocks */
@@ -77,18 +115,19 @@ typedef struct wino_plan {
 } wino_plan;
 
 static bool wino_plan_make(const pk_conv2d_geom *g, size_t nthreads, wino_plan *pl) {
-  size_t th = ((size_t)g->oh + 1) / 2, tw = ((size_t)g->ow + 1) / 2, tiles = th * tw, col;
+  const wino_kind *kd = wino_kind_of(g);
+  size_t tiles = tiles_of(g, kd->m), col, A = kd->alphas;
   size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out;
-  if (!mul_ok(cin + cout, WINO_ALPHA * sizeof(float), &col)) return false;
+  if (!mul_ok(cin + cout, A * sizeof(float), &col)) return false;
   conv_split sp = conv_split_make(tiles, WINO_COL_STEP, WINO_SLOT_BYTES / col, (size_t)g->n, cout, nthreads);
   size_t nbt = sp.bmax, vs, vbytes, mbytes, region, tmp, units;
   if (!mul_ok(nbt + WINO_NR_MAX - 1, cin * sizeof(float), &vs) || vs > SIZE_MAX - 128) return false;
   vs = align64(vs + 64);
-  if (!mul_ok(vs, WINO_ALPHA, &vbytes) || !mul_ok(nbt * WINO_ALPHA, cout * sizeof(float), &mbytes) ||
+  if (!mul_ok(vs, A, &vbytes) || !mul_ok(nbt * A, cout * sizeof(float), &mbytes) ||
       __builtin_add_overflow(vbytes, mbytes, &region) || region > SIZE_MAX - 64 ||
-      !mul_ok(nbt * WINO_ALPHA, sizeof(float), &tmp) || tmp > SIZE_MAX - 64 || !mul_ok((size_t)g->n, sp.nblocks, &units))
+      !mul_ok(nbt * A, sizeof(float), &tmp) || tmp > SIZE_MAX - 64 || !mul_ok((size_t)g->n, sp.nblocks, &units))
     return false;
-  *pl = (wino_plan){tiles, nbt, vs, align64(region), align64(tmp), units, sp.shares > 1, sp};
+  *pl = (wino_plan){kd, tiles, nbt, vs, align64(region), align64(tmp), units, sp.shares > 1, sp};
   return true;
 }
 
@@ -108,19 +147,23 @@ size_t pk_conv2d_wino_workspace(const pk_conv2d_geom *g, size_t nthreads) {
 }
 
 typedef struct wino_fns {
-  pk_f32_wino23_input_fn input;
-  pk_f32_wino23_output_fn output;
+  pk_f32_wino_input_fn input;
+  pk_f32_wino_output_fn output;
 } wino_fns;
 
-static wino_fns wino_pick(pk_isa isa) {
+#define WINO_FNS(f, isa) ((wino_fns){pk_f32_##f##_input_##isa, pk_f32_##f##_output_##isa})
+
+/* The transforms of kind kd for isa. */
+static wino_fns wino_pick(const wino_kind *kd, pk_isa isa) {
+  bool f43 = kd == &wino_f43;
   switch (isa) {
 #if defined(__x86_64__)
-    case PK_ISA_AVX512: return (wino_fns){pk_f32_wino23_input_avx512, pk_f32_wino23_output_avx512};
-    case PK_ISA_AVX2: return (wino_fns){pk_f32_wino23_input_avx2, pk_f32_wino23_output_avx2};
+    case PK_ISA_AVX512: return f43 ? WINO_FNS(wino43, avx512) : WINO_FNS(wino23, avx512);
+    case PK_ISA_AVX2: return f43 ? WINO_FNS(wino43, avx2) : WINO_FNS(wino23, avx2);
 #elif defined(__aarch64__)
-    case PK_ISA_NEON: return (wino_fns){pk_f32_wino23_input_neon, pk_f32_wino23_output_neon};
+    case PK_ISA_NEON: return f43 ? WINO_FNS(wino43, neon) : WINO_FNS(wino23, neon);
 #endif
-    default: return (wino_fns){pk_f32_wino23_input_scalar, pk_f32_wino23_output_scalar};
+    default: return f43 ? WINO_FNS(wino43, scalar) : WINO_FNS(wino23, scalar);
   }
 }
 
@@ -133,7 +176,7 @@ typedef struct wino_job {
   pk_isa isa;
   wino_fns fn;
   size_t nr, ustride;
-  pk_wino23_plane plane;
+  pk_wino_plane plane;
   wino_plan pl;
   size_t chunk; /* shared: input channels a transform item takes */
   char *ws;
@@ -148,10 +191,10 @@ static size_t unit_tiles(const wino_plan *pl, size_t u, size_t *t0, size_t *n) {
   return t1 - *t0;
 }
 
-/* The headers of unit u's 16 V_a in its region. */
+/* The headers of unit u's V_a in its region. */
 static void wino_v_headers(const wino_job *jb, size_t u, char *region) {
   size_t t0, n, nt = unit_tiles(&jb->pl, u, &t0, &n);
-  for (size_t a = 0; nt && a < WINO_ALPHA; a++)
+  for (size_t a = 0; nt && a < jb->pl.kind->alphas; a++)
     pk_gemm_f32_pack_b_start(region + a * jb->pl.vstride, (size_t)jb->g->c_in, nt, jb->isa);
 }
 
@@ -170,7 +213,7 @@ static void wino_transform(const wino_job *jb, size_t u, size_t c0, size_t c1, c
     for (size_t p = 0; p * NR < nt; p++) { /* into the panels */
       size_t w = nt - p * NR < NR ? nt - p * NR : NR;
       float *v = v0 + (p * cin + c) * NR;
-      for (size_t a = 0; a < WINO_ALPHA; a++) {
+      for (size_t a = 0; a < pl->kind->alphas; a++) {
         memcpy(v + a * vs, tmp + a * pl->nbt + p * NR, w * sizeof *v);
         if (w < NR) memset(v + a * vs + w, 0, (NR - w) * sizeof *v);
       }
@@ -178,16 +221,17 @@ static void wino_transform(const wino_job *jb, size_t u, size_t c0, size_t c1, c
   }
 }
 
-/* Share `share` of unit u: its rows of the 16 products from the region's V
+/* Share `share` of unit u: its rows of the alpha products from the region's V
  * into the region's M, then their output transform. */
 static void wino_products(const wino_job *jb, size_t u, size_t share, char *region) {
   const pk_conv2d_geom *g = jb->g;
   const wino_plan *pl = &jb->pl;
   size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, shares = pl->sp.shares, t0, n, nt = unit_tiles(pl, u, &t0, &n);
   if (!nt) return;
-  float *m = (float *)(region + WINO_ALPHA * pl->vstride);
+  size_t A = pl->kind->alphas;
+  float *m = (float *)(region + A * pl->vstride);
   pk_gemm_f32_args ga;
-  for (size_t a = 0; a < WINO_ALPHA; a++) {
+  for (size_t a = 0; a < A; a++) {
     ga = (pk_gemm_f32_args){cout, nt, cin, {NULL, cin, 1, jb->packed + a * jb->ustride},
                             {NULL, 0, 0, region + a * pl->vstride}, NULL, NULL, m + a * cout * pl->nbt, pl->nbt,
                             -INFINITY, INFINITY};
@@ -241,11 +285,12 @@ void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *pa
   wino_job jb = {.g = g, .in = in, .bias = bias, .packed = packed, .out = out, .min = min, .max = max, .ws = ws};
   jb.isa = pk_gemm_f32_packed_isa(packed);
   jb.nr = pk_gemm_f32_b_panel(jb.isa);
-  jb.fn = wino_pick(jb.isa);
   jb.ustride = ustride(g, jb.isa);
-  jb.plane = (pk_wino23_plane){(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow,
-                               (size_t)g->pad[0], (size_t)g->pad[1], ((size_t)g->ow + 1) / 2};
   if (!wino_plan_make(g, nthreads, &jb.pl)) return;
+  size_t m = jb.pl.kind->m;
+  jb.fn = wino_pick(jb.pl.kind, jb.isa);
+  jb.plane = (pk_wino_plane){(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow,
+                             (size_t)g->pad[0], (size_t)g->pad[1], ((size_t)g->ow + m - 1) / m};
   slots_init(&jb.slots);
   if (!jb.pl.shared) {
     ptera_kernel_parallel_for(ctx, jb.pl.units, slot_grain(jb.pl.units, nthreads), wino_task, &jb);

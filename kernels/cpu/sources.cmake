@@ -73,4 +73,8 @@ set(SOURCES
   ukernels/winograd/f32-winograd-f23-avx512.c
   ukernels/winograd/f32-winograd-f23-neon.c
   ukernels/winograd/f32-winograd-f23-scalar.c
+  ukernels/winograd/f32-winograd-f43-avx2.c
+  ukernels/winograd/f32-winograd-f43-avx512.c
+  ukernels/winograd/f32-winograd-f43-neon.c
+  ukernels/winograd/f32-winograd-f43-scalar.c
 )

@@ -4,41 +4,19 @@
  * inside one tile row and away from the plane's edges go through
  * fixed-length lane loops the compiler vectorizes (the stride-2 patch reads
  * and the interleaved 2x2 writes included); other tiles one at a time. */
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "cpu/ukernels/winograd/winograd.h"
+#include "cpu/ukernels/winograd/wino_tiles.h"
 
 #define WINO_L 16 /* long runs */
 #define WINO_LS 4 /* short runs (rows of few tiles) */
-#define WINO_ALWAYS_INLINE static inline __attribute__((always_inline))
-
-/* The 4x4 patch of tile (ty, tx), zero outside the plane. */
-static void load_patch(const pk_wino23_plane *p, const float *in, size_t ty, size_t tx, float d[4][4]) {
-  ptrdiff_t y0 = (ptrdiff_t)(2 * ty) - (ptrdiff_t)p->pad_h, x0 = (ptrdiff_t)(2 * tx) - (ptrdiff_t)p->pad_w;
-  if (y0 >= 0 && x0 >= 0 && y0 + 4 <= (ptrdiff_t)p->h && x0 + 4 <= (ptrdiff_t)p->w) {
-    const float *row = in + (size_t)y0 * p->w + (size_t)x0;
-    for (int r = 0; r < 4; r++, row += p->w)
-      for (int s = 0; s < 4; s++) d[r][s] = row[s];
-    return;
-  }
-  for (int r = 0; r < 4; r++) {
-    ptrdiff_t y = y0 + r;
-    for (int s = 0; s < 4; s++) {
-      ptrdiff_t x = x0 + s;
-      d[r][s] = y >= 0 && x >= 0 && y < (ptrdiff_t)p->h && x < (ptrdiff_t)p->w ? in[(size_t)y * p->w + (size_t)x]
-                                                                                : 0.0f;
-    }
-  }
-}
 
 /* Tiles t0 .. t0 + n - 1 one at a time. */
-static void input_tiles(const pk_wino23_plane *p, const float *in, size_t t0, size_t n, float *v,
+static void input_tiles(const pk_wino_plane *p, const float *in, size_t t0, size_t n, float *v,
                         size_t a_stride) {
   size_t ty = t0 / p->tiles_w, tx = t0 % p->tiles_w;
   for (size_t l = 0; l < n; l++) {
     float d[4][4], t[4][4];
-    load_patch(p, in, ty, tx, d);
+    wino_load_patch(p, in, (ptrdiff_t)(2 * ty) - (ptrdiff_t)p->pad_h, (ptrdiff_t)(2 * tx) - (ptrdiff_t)p->pad_w, 4,
+                    &d[0][0]);
     for (int s = 0; s < 4; s++) { /* B^T d */
       t[0][s] = d[0][s] - d[2][s];
       t[1][s] = d[1][s] + d[2][s];
@@ -59,12 +37,7 @@ static void input_tiles(const pk_wino23_plane *p, const float *in, size_t t0, si
   }
 }
 
-static float clampf(float v, float lo, float hi) {
-  v = v < lo ? lo : v;
-  return v > hi ? hi : v;
-}
-
-static void output_tiles(const pk_wino23_plane *p, const float *m, size_t a_stride, size_t t0,
+static void output_tiles(const pk_wino_plane *p, const float *m, size_t a_stride, size_t t0,
                          size_t n, float bias, float min, float max, float *out) {
   size_t ty = t0 / p->tiles_w, tx = t0 % p->tiles_w;
   for (size_t l = 0; l < n; l++) {
@@ -78,8 +51,8 @@ static void output_tiles(const pk_wino23_plane *p, const float *m, size_t a_stri
     size_t y = 2 * ty, x = 2 * tx;
     for (size_t i = 0; i < 2 && y + i < p->oh; i++) { /* (A^T m) A */
       float *o = out + (y + i) * p->ow + x;
-      o[0] = clampf(s[i][0] + s[i][1] + s[i][2] + bias, min, max);
-      if (x + 1 < p->ow) o[1] = clampf(s[i][1] - s[i][2] - s[i][3] + bias, min, max);
+      o[0] = wino_clampf(s[i][0] + s[i][1] + s[i][2] + bias, min, max);
+      if (x + 1 < p->ow) o[1] = wino_clampf(s[i][1] - s[i][2] - s[i][3] + bias, min, max);
     }
     if (++tx == p->tiles_w) {
       tx = 0;
@@ -90,7 +63,7 @@ static void output_tiles(const pk_wino23_plane *p, const float *m, size_t a_stri
 
 /* L (WINO_L or WINO_LS, a constant at each call) tiles from (ty, tx) in one
  * row, their patches inside the plane. */
-WINO_ALWAYS_INLINE void input_run(const pk_wino23_plane *p, const float *in, size_t ty, size_t tx, float *v,
+WINO_ALWAYS_INLINE void input_run(const pk_wino_plane *p, const float *in, size_t ty, size_t tx, float *v,
                                   size_t a_stride, int L) {
   const float *row = in + (2 * ty - p->pad_h) * p->w + 2 * tx - p->pad_w;
   float d[4][4][WINO_L], t[4][4][WINO_L];
@@ -115,36 +88,7 @@ WINO_ALWAYS_INLINE void input_run(const pk_wino23_plane *p, const float *in, siz
   }
 }
 
-/* Tiles t0 .. t0 + n - 1, row by row: in each tile row the tiles in
- * [lo, hi) of the row (*range gives them for row ty) go by runs of WINO_L,
- * then WINO_LS, the last short run moved back to end at the range's end
- * (recomputing a few lanes rather than leaving them to the one-tile path),
- * the rest one by one. */
-#define WINO_ROWS(p, t0, n, range, run, one)                                   \
-  do {                                                                         \
-    size_t l_ = 0;                                                             \
-    while (l_ < (n)) {                                                         \
-      size_t t_ = (t0) + l_, ty = t_ / (p)->tiles_w, tx = t_ % (p)->tiles_w;   \
-      size_t e_ = (p)->tiles_w - tx < (n) - l_ ? (p)->tiles_w : tx + (n) - l_; \
-      size_t lo, hi;                                                           \
-      range;                                                                   \
-      if (lo < tx) lo = tx;                                                    \
-      if (hi > e_) hi = e_;                                                    \
-      if (hi < lo + WINO_LS) lo = hi = e_;                                     \
-      size_t base_ = l_ - tx; /* lane of tile column 0 in this row */          \
-      for (size_t x = tx; x < lo; x++) one(x, base_ + x);                      \
-      if (lo < hi) {                                                           \
-        size_t x = lo;                                                         \
-        for (; x + WINO_L <= hi; x += WINO_L) run(x, base_ + x, WINO_L);       \
-        for (; x + WINO_LS <= hi; x += WINO_LS) run(x, base_ + x, WINO_LS);    \
-        if (x < hi) run(hi - WINO_LS, base_ + hi - WINO_LS, WINO_LS);          \
-      }                                                                        \
-      for (size_t x = hi > lo ? hi : lo; x < e_; x++) one(x, base_ + x);       \
-      l_ += e_ - tx;                                                           \
-    }                                                                          \
-  } while (0)
-
-void WINO_FN(pk_f32_wino23_input)(const pk_wino23_plane *p, const float *in, size_t t0, size_t n, float *v,
+void WINO_FN(pk_f32_wino23_input)(const pk_wino_plane *p, const float *in, size_t t0, size_t n, float *v,
                                   size_t a_stride) {
   size_t xlo = (p->pad_w + 1) / 2, xhi = p->w + p->pad_w >= 4 ? (p->w + p->pad_w - 4) / 2 + 1 : 0;
 #define IN_RANGE                                                                                         \
@@ -153,7 +97,7 @@ void WINO_FN(pk_f32_wino23_input)(const pk_wino23_plane *p, const float *in, siz
   hi = rows_in ? xhi : 0
 #define IN_RUN(x, lane, L) input_run(p, in, ty, x, v + (lane), a_stride, L)
 #define IN_ONE(x, lane) input_tiles(p, in, ty * p->tiles_w + (x), 1, v + (lane), a_stride)
-  WINO_ROWS(p, t0, n, IN_RANGE, IN_RUN, IN_ONE);
+  WINO_ROWS(p, t0, n, WINO_L, WINO_LS, IN_RANGE, IN_RUN, IN_ONE);
 #undef IN_RANGE
 #undef IN_RUN
 #undef IN_ONE
@@ -161,7 +105,7 @@ void WINO_FN(pk_f32_wino23_input)(const pk_wino23_plane *p, const float *in, siz
 
 /* L (WINO_L or WINO_LS) tiles from (ty, tx) in one row, their outputs
  * inside the plane. */
-WINO_ALWAYS_INLINE void output_run(const pk_wino23_plane *p, const float *m, size_t a_stride, size_t ty, size_t tx,
+WINO_ALWAYS_INLINE void output_run(const pk_wino_plane *p, const float *m, size_t a_stride, size_t ty, size_t tx,
                                    float bias, float min, float max, float *out, int L) {
   float s[2][4][WINO_L], y[2][2 * WINO_L];
   for (int c = 0; c < 4; c++) {
@@ -188,14 +132,14 @@ WINO_ALWAYS_INLINE void output_run(const pk_wino23_plane *p, const float *m, siz
   }
 }
 
-void WINO_FN(pk_f32_wino23_output)(const pk_wino23_plane *p, const float *m, size_t a_stride, size_t t0, size_t n,
+void WINO_FN(pk_f32_wino23_output)(const pk_wino_plane *p, const float *m, size_t a_stride, size_t t0, size_t n,
                                    float bias, float min, float max, float *out) {
 #define OUT_RANGE                          \
   lo = 0;                                  \
   hi = 2 * ty + 2 <= p->oh ? p->ow / 2 : 0
 #define OUT_RUN(x, lane, L) output_run(p, m + (lane), a_stride, ty, x, bias, min, max, out, L)
 #define OUT_ONE(x, lane) output_tiles(p, m + (lane), a_stride, ty * p->tiles_w + (x), 1, bias, min, max, out)
-  WINO_ROWS(p, t0, n, OUT_RANGE, OUT_RUN, OUT_ONE);
+  WINO_ROWS(p, t0, n, WINO_L, WINO_LS, OUT_RANGE, OUT_RUN, OUT_ONE);
 #undef OUT_RANGE
 #undef OUT_RUN
 #undef OUT_ONE
