@@ -9,11 +9,12 @@
  * transform [A, nbt] (lanes contiguous, then copied into the panels).
  * With one share per unit a task's slot holds the unit's region and its
  * transform buffer, and one item does the whole unit. With several shares
- * (few tiles: the products split over their rows) the unit's input is
- * transformed once, channels over the threads, into a region per unit;
- * then each share computes its rows of the A products and their output
- * transform from that region (two parallel loops instead of every share
- * transforming the whole input again). */
+ * (few tiles for the threads: the split asks for the work inside a unit to
+ * be cut) each unit has a region of its own and three parallel loops fill
+ * it: the input transform (items of input channels), the A products
+ * (items of whole products, every row: a row split would leave the GEMM
+ * partial tiles of a few rows), then the output transform (items of output
+ * channels). */
 #include "cpu/conv2d_winograd.h"
 
 #include <math.h>
@@ -28,6 +29,7 @@
 #define WINO_SLOT_BYTES ((size_t)1 << 20) /* per-task V and M budget */
 #define WINO_COL_STEP 32u                 /* tile blocks: whole B panels */
 #define WINO_NR_MAX 32u                   /* widest B panel of any ISA */
+#define WINO_SHARED_UNITS 2u              /* units per thread below which units are cut (shared) */
 #define WINO_MIN_CHANNELS 16
 #define WINO_MIN_PIXELS 100 /* below this the tile blocks are too thin for the GEMM */
 
@@ -127,7 +129,11 @@ static bool wino_plan_make(const pk_conv2d_geom *g, size_t nthreads, wino_plan *
       __builtin_add_overflow(vbytes, mbytes, &region) || region > SIZE_MAX - 64 ||
       !mul_ok(nbt * A, sizeof(float), &tmp) || tmp > SIZE_MAX - 64 || !mul_ok((size_t)g->n, sp.nblocks, &units))
     return false;
-  *pl = (wino_plan){kd, tiles, nbt, vs, align64(region), align64(tmp), units, sp.shares > 1, sp};
+  /* the split asks for work inside units; cut them only when there are
+   * fewer than two a thread (more: whole units keep each region in cache,
+   * and claiming them one at a time balances well enough) */
+  bool shared = sp.shares > 1 && units < WINO_SHARED_UNITS * nthreads;
+  *pl = (wino_plan){kd, tiles, nbt, vs, align64(region), align64(tmp), units, shared, sp};
   return true;
 }
 
@@ -178,7 +184,7 @@ typedef struct wino_job {
   size_t nr, ustride;
   pk_wino_plane plane;
   wino_plan pl;
-  size_t chunk; /* shared: input channels a transform item takes */
+  size_t chunk, agroup, rows; /* shared: input channels, products, output channels an item takes */
   char *ws;
   slot_set slots;
 } wino_job;
@@ -221,29 +227,32 @@ static void wino_transform(const wino_job *jb, size_t u, size_t c0, size_t c1, c
   }
 }
 
-/* Share `share` of unit u: its rows of the alpha products from the region's V
- * into the region's M, then their output transform. */
-static void wino_products(const wino_job *jb, size_t u, size_t share, char *region) {
+/* Products a0 .. a1 - 1 of unit u, every row, from the region's V into its M. */
+static void wino_gemms(const wino_job *jb, size_t u, size_t a0, size_t a1, char *region) {
   const pk_conv2d_geom *g = jb->g;
   const wino_plan *pl = &jb->pl;
-  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, shares = pl->sp.shares, t0, n, nt = unit_tiles(pl, u, &t0, &n);
+  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, t0, n, nt = unit_tiles(pl, u, &t0, &n);
   if (!nt) return;
-  size_t A = pl->kind->alphas;
-  float *m = (float *)(region + A * pl->vstride);
-  pk_gemm_f32_args ga;
-  for (size_t a = 0; a < A; a++) {
-    ga = (pk_gemm_f32_args){cout, nt, cin, {NULL, cin, 1, jb->packed + a * jb->ustride},
-                            {NULL, 0, 0, region + a * pl->vstride}, NULL, NULL, m + a * cout * pl->nbt, pl->nbt,
-                            -INFINITY, INFINITY};
-    pk_gemm_f32_run_share(&ga, NULL, shares, share);
+  float *m = (float *)(region + pl->kind->alphas * pl->vstride);
+  for (size_t a = a0; a < a1; a++) {
+    pk_gemm_f32_args ga = {cout, nt, cin, {NULL, cin, 1, jb->packed + a * jb->ustride},
+                           {NULL, 0, 0, region + a * pl->vstride}, NULL, NULL, m + a * cout * pl->nbt, pl->nbt,
+                           -INFINITY, INFINITY};
+    pk_gemm_f32_run_share(&ga, NULL, 1, 0);
   }
-  size_t m0, m1, n0, n1, OHW = (size_t)(g->oh * g->ow);
-  pk_gemm_f32_share_part(&ga, shares, share, &m0, &m1, &n0, &n1);
-  if (n0 >= n1) return;
+}
+
+/* The output transform of unit u's output channels m0 .. m1 - 1 from the region's M. */
+static void wino_outputs(const wino_job *jb, size_t u, size_t m0, size_t m1, const char *region) {
+  const pk_conv2d_geom *g = jb->g;
+  const wino_plan *pl = &jb->pl;
+  size_t cout = (size_t)g->c_out, OHW = (size_t)(g->oh * g->ow), t0, n, nt = unit_tiles(pl, u, &t0, &n);
+  if (!nt) return;
+  const float *m = (const float *)(region + pl->kind->alphas * pl->vstride);
   float *out = jb->out + n * cout * OHW;
   for (size_t co = m0; co < m1; co++)
-    jb->fn.output(&jb->plane, m + co * pl->nbt + n0, cout * pl->nbt, t0 + n0, n1 - n0,
-                  jb->bias ? jb->bias[co] : 0.0f, jb->min, jb->max, out + co * OHW);
+    jb->fn.output(&jb->plane, m + co * pl->nbt, cout * pl->nbt, t0, nt, jb->bias ? jb->bias[co] : 0.0f, jb->min,
+                  jb->max, out + co * OHW);
 }
 
 /* One share per unit: item u transforms and multiplies unit u in a slot. */
@@ -254,7 +263,8 @@ static void wino_task(void *arg, size_t begin, size_t end) {
   for (size_t u = begin; u < end; u++) {
     wino_v_headers(jb, u, region);
     wino_transform(jb, u, 0, (size_t)jb->g->c_in, region, (float *)(region + jb->pl.region));
-    wino_products(jb, u, 0, region);
+    wino_gemms(jb, u, 0, jb->pl.kind->alphas, region);
+    wino_outputs(jb, u, 0, (size_t)jb->g->c_out, region);
   }
   slot_release(&jb->slots, slot);
 }
@@ -271,12 +281,30 @@ static void wino_transform_task(void *arg, size_t begin, size_t end) {
   slot_release(&jb->slots, slot);
 }
 
-/* Shared, second loop: item (unit, share). */
-static void wino_products_task(void *arg, size_t begin, size_t end) {
+/* Shared, second loop: item (unit, group of jb->agroup products), every row. */
+static void wino_gemms_task(void *arg, size_t begin, size_t end) {
   wino_job *jb = arg;
-  size_t shares = jb->pl.sp.shares;
-  for (size_t item = begin; item < end; item++)
-    wino_products(jb, item / shares, item % shares, jb->ws + item / shares * jb->pl.region);
+  size_t A = jb->pl.kind->alphas, per = (A + jb->agroup - 1) / jb->agroup;
+  for (size_t item = begin; item < end; item++) {
+    size_t u = item / per, a0 = item % per * jb->agroup, a1 = a0 + jb->agroup < A ? a0 + jb->agroup : A;
+    wino_gemms(jb, u, a0, a1, jb->ws + u * jb->pl.region);
+  }
+}
+
+/* Shared, third loop: item (unit, chunk of jb->rows output channels). */
+static void wino_outputs_task(void *arg, size_t begin, size_t end) {
+  wino_job *jb = arg;
+  size_t cout = (size_t)jb->g->c_out, per = (cout + jb->rows - 1) / jb->rows;
+  for (size_t item = begin; item < end; item++) {
+    size_t u = item / per, m0 = item % per * jb->rows, m1 = m0 + jb->rows < cout ? m0 + jb->rows : cout;
+    wino_outputs(jb, u, m0, m1, jb->ws + u * jb->pl.region);
+  }
+}
+
+/* Size of the groups that cut n into about `parts` pieces (at least 1). */
+static size_t group_of(size_t n, size_t parts) {
+  if (parts > n) parts = n;
+  return parts ? (n + parts - 1) / parts : 1;
 }
 
 void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
@@ -296,13 +324,14 @@ void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *pa
     ptera_kernel_parallel_for(ctx, jb.pl.units, slot_grain(jb.pl.units, nthreads), wino_task, &jb);
     return;
   }
-  size_t cin = (size_t)g->c_in, want = CONV_SPLIT_ITEMS * nthreads, per = (want + jb.pl.units - 1) / jb.pl.units;
-  if (per > cin) per = cin;
-  jb.chunk = (cin + per - 1) / per;
-  per = (cin + jb.chunk - 1) / jb.chunk;
-  size_t items = jb.pl.units * per;
-  for (size_t u = 0; u < jb.pl.units; u++) wino_v_headers(&jb, u, jb.ws + u * jb.pl.region);
+  size_t units = jb.pl.units, want = CONV_SPLIT_ITEMS * nthreads, per = (want + units - 1) / units;
+  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, A = jb.pl.kind->alphas;
+  jb.chunk = group_of(cin, per);
+  jb.agroup = group_of(A, per);
+  jb.rows = group_of(cout, per);
+  for (size_t u = 0; u < units; u++) wino_v_headers(&jb, u, jb.ws + u * jb.pl.region);
+  size_t items = units * ((cin + jb.chunk - 1) / jb.chunk);
   ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), wino_transform_task, &jb);
-  items = jb.pl.units * jb.pl.sp.shares;
-  ptera_kernel_parallel_for(ctx, items, 1, wino_products_task, &jb);
+  ptera_kernel_parallel_for(ctx, units * ((A + jb.agroup - 1) / jb.agroup), 1, wino_gemms_task, &jb);
+  ptera_kernel_parallel_for(ctx, units * ((cout + jb.rows - 1) / jb.rows), 1, wino_outputs_task, &jb);
 }
