@@ -360,7 +360,9 @@ def conv_case(node, x, w, b, stride, pad, dil, groups, mm=None, out_pad=(0, 0), 
     p = [t_, r_, b_, l_, kh, kw, stride[0], stride[1], dil[0], dil[1], gic, goc, groups, out_pad[0], out_pad[1]]
     c.node(node, [xi, wi, bi], [o], mm=mm, p=p)
     c.io('i', 0, store(np.ascontiguousarray(x) if from_nchw else xn, dt))
-    c.io('o', 1, store(yn, dt), TOL[dt] if dt != 'fp32' else 1e-4)
+    # fp32: within 2e-5 of the output's scale (Winograd F(4x4) rounds at
+    # about 1e-5 of it; an element near zero carries the scale's error)
+    c.io('o', 1, store(yn, dt), TOL[dt] if dt != 'fp32' else -2e-5)
     c.done()
 
 

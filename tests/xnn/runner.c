@@ -19,7 +19,8 @@
  *                                                       dq_datatype, 0 = none)
  *   n KIND IN0..IN4 OUT0 OUT1 FLAGS HASMM MIN MAX P0..P14 F N0 V0.. N1 V1..   a node
  *   i EXT ETDTYPE NDIMS D.. OFF NBYTES                   an input tensor
- *   o EXT ETDTYPE NDIMS D.. OFF NBYTES TOL               an expected output (TOL 0: bit-exact)
+ *   o EXT ETDTYPE NDIMS D.. OFF NBYTES TOL               an expected output (TOL 0: bit-exact;
+ *                                                        TOL < 0: within -TOL of its largest |value|)
  *   x STATUS NEXTS TEXT..                               init of the graph (NEXTS externals) must fail
  *                                                       with this status (e.g. InvalidProgram) and a
  *                                                       message naming the node and holding TEXT;
@@ -103,6 +104,18 @@ static float bf16_value(uint16_t h) {
   return v;
 }
 
+/* Element i of an fp32, fp16 or bf16 output. */
+static double element(const io *o, const uint8_t *p, long i) {
+  if (o->dtype != PTERA_DTYPE_HALF && o->dtype != PTERA_DTYPE_BFLOAT16) {
+    float f;
+    memcpy(&f, p + 4 * i, 4);
+    return f;
+  }
+  uint16_t h;
+  memcpy(&h, p + 2 * i, 2);
+  return o->dtype == PTERA_DTYPE_HALF ? half_value(h) : bf16_value(h);
+}
+
 static bool close_enough(const io *o, const uint8_t *got, char *why, size_t why_size) {
   const uint8_t *want = at(o->off, o->nbytes);
   if (!want) return snprintf(why, why_size, "reference out of range"), false;
@@ -112,22 +125,17 @@ static bool close_enough(const io *o, const uint8_t *got, char *why, size_t why_
     return true;
   }
   size_t es = o->dtype == PTERA_DTYPE_HALF || o->dtype == PTERA_DTYPE_BFLOAT16 ? 2 : 4;
-  for (long i = 0; i < o->nbytes / (long)es; i++) {
-    float a, b;
-    if (es == 4) {
-      memcpy(&a, got + 4 * i, 4);
-      memcpy(&b, want + 4 * i, 4);
-    } else {
-      uint16_t x, y;
-      memcpy(&x, got + 2 * i, 2);
-      memcpy(&y, want + 2 * i, 2);
-      bool half = o->dtype == PTERA_DTYPE_HALF;
-      a = half ? half_value(x) : bf16_value(x);
-      b = half ? half_value(y) : bf16_value(y);
-    }
+  long n = o->nbytes / (long)es;
+  double scale = 0; /* TOL < 0: the largest |expected value| */
+  for (long i = 0; o->tol < 0 && i < n; i++) {
+    double b = fabs(element(o, want, i));
+    if (b > scale) scale = b;
+  }
+  for (long i = 0; i < n; i++) {
+    double a = element(o, got, i), b = element(o, want, i);
     if (isnan(a) && isnan(b)) continue;
-    if (!(fabs((double)a - b) <= o->tol + o->tol * fabs((double)b)))
-      return snprintf(why, why_size, "element %ld: %.9g != %.9g", i, (double)a, (double)b), false;
+    double bound = o->tol < 0 ? -o->tol * scale : o->tol + o->tol * fabs(b);
+    if (!(fabs(a - b) <= bound)) return snprintf(why, why_size, "element %ld: %.9g != %.9g", i, a, b), false;
   }
   return true;
 }
