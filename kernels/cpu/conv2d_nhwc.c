@@ -173,13 +173,12 @@ static void nhwc_gather(const nhwc_job *jb, size_t n, size_t grp, size_t p0, siz
         continue;
       }
       const float *row = img + (size_t)iy * W * C;
-      if (runs) { /* taps [k0, k1) inside the row */
-        size_t k0 = ix0 < 0 ? (size_t)-ix0 : 0, k1 = (ptrdiff_t)W - ix0 < (ptrdiff_t)kw ? (size_t)((ptrdiff_t)W - ix0) : kw;
-        if (k0 > kw) k0 = kw;
-        if ((ptrdiff_t)W - ix0 < 0) k1 = 0;
-        if (k1 < k0) k1 = k0;
+      if (runs) { /* taps [k0, k1) inside the row: 0 <= ix0 + k < W */
+        ptrdiff_t lo = -ix0, hi = (ptrdiff_t)W - ix0;
+        size_t k0 = lo <= 0 ? 0 : lo >= (ptrdiff_t)kw ? kw : (size_t)lo;
+        size_t k1 = hi <= (ptrdiff_t)k0 ? k0 : hi >= (ptrdiff_t)kw ? kw : (size_t)hi;
         memset(a, 0, k0 * C * sizeof *a);
-        memcpy(a + k0 * C, row + (size_t)(ix0 + (ptrdiff_t)k0) * C, (k1 - k0) * C * sizeof *a);
+        if (k1 > k0) memcpy(a + k0 * C, row + (size_t)(ix0 + (ptrdiff_t)k0) * C, (k1 - k0) * C * sizeof *a);
         memset(a + k1 * C, 0, (kw - k1) * C * sizeof *a);
         a += kw * C;
         continue;
