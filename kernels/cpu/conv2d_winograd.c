@@ -147,7 +147,7 @@ static bool wino_ws_bytes(const wino_plan *pl, size_t nthreads, size_t *total) {
 
 size_t pk_conv2d_wino_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   wino_plan pl;
-  size_t total;
+  size_t total = 0;
   if (!wino_plan_make(g, nthreads ? nthreads : 1, &pl) || !wino_ws_bytes(&pl, nthreads, &total)) return SIZE_MAX;
   return total;
 }
