@@ -336,10 +336,9 @@ static void fwd_task(void *arg, size_t begin, size_t end) {
  * jb->chunk input channels) gathered into the unit's own B. */
 static void fwd_gather_task(void *arg, size_t begin, size_t end) {
   fwd_job *jb = arg;
-  size_t cin_g = (size_t)pk_conv2d_cin_g(jb->g), per = (cin_g + jb->chunk - 1) / jb->chunk;
+  size_t cin_g = (size_t)pk_conv2d_cin_g(jb->g);
   for (size_t item = begin; item < end; item++) {
-    size_t u = item / per, ch0 = item % per * jb->chunk, ch1 = ch0 + jb->chunk < cin_g ? ch0 + jb->chunk : cin_g;
-    size_t n, grp, col0, col1;
+    size_t ch0, ch1, u = conv_group_item(item, cin_g, jb->chunk, &ch0, &ch1), n, grp, col0, col1;
     fwd_unit(jb, u, &n, &grp, &col0, &col1);
     if (col1 > col0)
       fwd_gather(jb, n, grp, col0, col1 - col0, ch0, ch1, pk_gemm_f32_packed_panels(jb->ws + u * jb->pl.slot));
@@ -593,12 +592,10 @@ static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed
     ptera_kernel_parallel_for(ctx, units, slot_grain(units, nthreads), fwd_task, &jb);
     return;
   }
-  size_t cin_g = (size_t)pk_conv2d_cin_g(g), per = (CONV_SPLIT_ITEMS * nthreads + units - 1) / units;
-  if (per > cin_g) per = cin_g;
-  jb.chunk = (cin_g + per - 1) / per;
-  per = (cin_g + jb.chunk - 1) / jb.chunk;
+  size_t cin_g = (size_t)pk_conv2d_cin_g(g);
+  jb.chunk = conv_group_size(cin_g, units, nthreads);
   for (size_t u = 0; u < units; u++) fwd_b_start(&jb, u, jb.ws + u * jb.pl.slot);
-  ptera_kernel_parallel_for(ctx, units * per, 1, fwd_gather_task, &jb);
+  ptera_kernel_parallel_for(ctx, units * conv_groups(cin_g, jb.chunk), 1, fwd_gather_task, &jb);
   ptera_kernel_parallel_for(ctx, units * shares, 1, fwd_product_task, &jb);
 }
 

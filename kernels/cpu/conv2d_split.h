@@ -53,6 +53,23 @@ static inline void conv_split_block(const conv_split *s, size_t P, size_t b, siz
   *c1 = x1 < P ? x1 : P;
 }
 
+/* Shared-mode loops cut each of `units` units' n things (channels,
+ * products) into groups: the group size that makes about CONV_SPLIT_ITEMS
+ * items a thread over all units (at least one thing a group), ... */
+static inline size_t conv_group_size(size_t n, size_t units, size_t nthreads) {
+  size_t parts = (CONV_SPLIT_ITEMS * nthreads + units - 1) / units;
+  if (parts > n) parts = n;
+  return parts ? (n + parts - 1) / parts : 1;
+}
+/* ... the groups of one unit, and item's unit and range [*lo, *hi) of its n. */
+static inline size_t conv_groups(size_t n, size_t group) { return (n + group - 1) / group; }
+static inline size_t conv_group_item(size_t item, size_t n, size_t group, size_t *lo, size_t *hi) {
+  size_t per = conv_groups(n, group);
+  *lo = item % per * group;
+  *hi = *lo + group < n ? *lo + group : n;
+  return item / per;
+}
+
 #define CONV_COPY_SPLIT_FLOATS ((size_t)1 << 16) /* smaller copies run on one thread */
 
 /* Grain of a parallel_for over n units of `per` floats each of copying

@@ -272,10 +272,10 @@ static void wino_task(void *arg, size_t begin, size_t end) {
 /* Shared, first loop: item (unit, channel chunk of `chunk` channels). */
 static void wino_transform_task(void *arg, size_t begin, size_t end) {
   wino_job *jb = arg;
-  size_t slot = slot_claim(&jb->slots), cin = (size_t)jb->g->c_in, per = (cin + jb->chunk - 1) / jb->chunk;
+  size_t slot = slot_claim(&jb->slots), cin = (size_t)jb->g->c_in;
   float *tmp = (float *)(jb->ws + jb->pl.units * jb->pl.region + slot * jb->pl.tmp);
   for (size_t item = begin; item < end; item++) {
-    size_t u = item / per, c0 = item % per * jb->chunk, c1 = c0 + jb->chunk < cin ? c0 + jb->chunk : cin;
+    size_t c0, c1, u = conv_group_item(item, cin, jb->chunk, &c0, &c1);
     wino_transform(jb, u, c0, c1, jb->ws + u * jb->pl.region, tmp);
   }
   slot_release(&jb->slots, slot);
@@ -284,9 +284,9 @@ static void wino_transform_task(void *arg, size_t begin, size_t end) {
 /* Shared, second loop: item (unit, group of jb->agroup products), every row. */
 static void wino_gemms_task(void *arg, size_t begin, size_t end) {
   wino_job *jb = arg;
-  size_t A = jb->pl.kind->alphas, per = (A + jb->agroup - 1) / jb->agroup;
+  size_t A = jb->pl.kind->alphas;
   for (size_t item = begin; item < end; item++) {
-    size_t u = item / per, a0 = item % per * jb->agroup, a1 = a0 + jb->agroup < A ? a0 + jb->agroup : A;
+    size_t a0, a1, u = conv_group_item(item, A, jb->agroup, &a0, &a1);
     wino_gemms(jb, u, a0, a1, jb->ws + u * jb->pl.region);
   }
 }
@@ -294,17 +294,11 @@ static void wino_gemms_task(void *arg, size_t begin, size_t end) {
 /* Shared, third loop: item (unit, chunk of jb->rows output channels). */
 static void wino_outputs_task(void *arg, size_t begin, size_t end) {
   wino_job *jb = arg;
-  size_t cout = (size_t)jb->g->c_out, per = (cout + jb->rows - 1) / jb->rows;
+  size_t cout = (size_t)jb->g->c_out;
   for (size_t item = begin; item < end; item++) {
-    size_t u = item / per, m0 = item % per * jb->rows, m1 = m0 + jb->rows < cout ? m0 + jb->rows : cout;
+    size_t m0, m1, u = conv_group_item(item, cout, jb->rows, &m0, &m1);
     wino_outputs(jb, u, m0, m1, jb->ws + u * jb->pl.region);
   }
-}
-
-/* Size of the groups that cut n into about `parts` pieces (at least 1). */
-static size_t group_of(size_t n, size_t parts) {
-  if (parts > n) parts = n;
-  return parts ? (n + parts - 1) / parts : 1;
 }
 
 void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
@@ -324,14 +318,13 @@ void pk_conv2d_wino_run(const pk_conv2d_geom *g, const float *in, const void *pa
     ptera_kernel_parallel_for(ctx, jb.pl.units, slot_grain(jb.pl.units, nthreads), wino_task, &jb);
     return;
   }
-  size_t units = jb.pl.units, want = CONV_SPLIT_ITEMS * nthreads, per = (want + units - 1) / units;
-  size_t cin = (size_t)g->c_in, cout = (size_t)g->c_out, A = jb.pl.kind->alphas;
-  jb.chunk = group_of(cin, per);
-  jb.agroup = group_of(A, per);
-  jb.rows = group_of(cout, per);
+  size_t units = jb.pl.units, cin = (size_t)g->c_in, cout = (size_t)g->c_out, A = jb.pl.kind->alphas;
+  jb.chunk = conv_group_size(cin, units, nthreads);
+  jb.agroup = conv_group_size(A, units, nthreads);
+  jb.rows = conv_group_size(cout, units, nthreads);
   for (size_t u = 0; u < units; u++) wino_v_headers(&jb, u, jb.ws + u * jb.pl.region);
-  size_t items = units * ((cin + jb.chunk - 1) / jb.chunk);
+  size_t items = units * conv_groups(cin, jb.chunk);
   ptera_kernel_parallel_for(ctx, items, slot_grain(items, nthreads), wino_transform_task, &jb);
-  ptera_kernel_parallel_for(ctx, units * ((A + jb.agroup - 1) / jb.agroup), 1, wino_gemms_task, &jb);
-  ptera_kernel_parallel_for(ctx, units * ((cout + jb.rows - 1) / jb.rows), 1, wino_outputs_task, &jb);
+  ptera_kernel_parallel_for(ctx, units * conv_groups(A, jb.agroup), 1, wino_gemms_task, &jb);
+  ptera_kernel_parallel_for(ctx, units * conv_groups(cout, jb.rows), 1, wino_outputs_task, &jb);
 }
