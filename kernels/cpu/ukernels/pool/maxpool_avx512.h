@@ -12,7 +12,8 @@ PK_MP_INLINE __mmask16 pk_mp_mask16(size_t n) {
   return n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
 }
 
-/* Tap (ky, kx) of 16 outputs from x0 in row y: lanes past n (masks m, mlo, mhi) zero. */
+/* One tap of 16 outputs whose first reads r (stride S): lanes past the
+ * masks (m; mlo, mhi for stride 2's two loads; 0xffff: whole loads) zero. */
 PK_MP_INLINE __m512 pk_mp_tap16(const float *r, size_t S, __mmask16 m, __mmask16 mlo, __mmask16 mhi, __m512i even) {
   if (mhi == 0xffff && S == 1) return _mm512_loadu_ps(r);
   if (mhi == 0xffff) return _mm512_permutex2var_ps(_mm512_loadu_ps(r), even, _mm512_loadu_ps(r + 16));
@@ -28,6 +29,15 @@ PK_MP_INLINE void pk_mp_store16(float *o, int64_t *ix, __mmask16 m, __m512 val, 
   _mm512_mask_storeu_epi64(ix + 8, (__mmask8)(m >> 8), i1);
 }
 
+/* The reverse scan's step: where tap v equals the window's maximum best
+ * (or, in a NaN lane, is a NaN), it takes the lane's value and index idx. */
+PK_MP_INLINE void pk_mp_take(__m512 v, __m512 best, __mmask16 nan, __m512i idx, __m512 *val, __m512i *bi) {
+  __mmask16 hit = _mm512_mask_cmp_ps_mask((__mmask16)~nan, v, best, _CMP_EQ_OQ) |
+                  _mm512_mask_cmp_ps_mask(nan, v, v, _CMP_UNORD_Q);
+  *val = _mm512_mask_mov_ps(*val, hit, v);
+  *bi = _mm512_mask_mov_epi32(*bi, hit, idx);
+}
+
 /* The 3x3 window (dilation 1, all rows inside) of 16 outputs held in
  * registers: the maximum by a tree, then the taps in reverse order as below. */
 PK_MP_INLINE void pk_mp_3x3_16(const float *r, size_t w, size_t S, __mmask16 m, __mmask16 mlo, __mmask16 mhi,
@@ -39,16 +49,11 @@ PK_MP_INLINE void pk_mp_3x3_16(const float *r, size_t w, size_t S, __mmask16 m, 
   __m512 best = _mm512_max_ps(_mm512_max_ps(a, b), v[8]);
   __mmask16 nan = 0;
   for (int t = 0; t < 9; t++) nan |= _mm512_cmp_ps_mask(v[t], v[t], _CMP_UNORD_Q);
-  __m512 x = best;
-  __m512i i = base;
-  for (int t = 8; t >= 0; t--) {
-    __mmask16 hit = _mm512_mask_cmp_ps_mask((__mmask16)~nan, v[t], best, _CMP_EQ_OQ) |
-                    _mm512_mask_cmp_ps_mask(nan, v[t], v[t], _CMP_UNORD_Q);
-    x = _mm512_mask_mov_ps(x, hit, v[t]);
-    i = _mm512_mask_mov_epi32(i, hit, _mm512_add_epi32(base, _mm512_set1_epi32((int)((size_t)(t / 3) * w + (size_t)(t % 3)))));
-  }
-  *val = x;
-  *bi = i;
+  *val = best;
+  *bi = base;
+  for (int t = 8; t >= 0; t--)
+    pk_mp_take(v[t], best, nan, _mm512_add_epi32(base, _mm512_set1_epi32((int)((size_t)(t / 3) * w + (size_t)(t % 3)))),
+               val, bi);
 }
 
 /* Two passes over the window instead of one compare-and-select chain per
@@ -107,10 +112,8 @@ PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const 
         const float *r = in + y * p->w + x0;
         for (size_t kx = p->kw; kx-- > 0;) {
           __m512 v = pk_mp_tap16(r + kx * p->dw, S, m, mlo, mhi, even);
-          __mmask16 hit = _mm512_mask_cmp_ps_mask((__mmask16)~nan, v, best, _CMP_EQ_OQ) |
-                          _mm512_mask_cmp_ps_mask(nan, v, v, _CMP_UNORD_Q);
-          val = _mm512_mask_mov_ps(val, hit, v);
-          bi = _mm512_mask_mov_epi32(bi, hit, _mm512_add_epi32(_mm512_set1_epi32((int)(y * p->w + x0 + kx * p->dw)), lane));
+          pk_mp_take(v, best, nan, _mm512_add_epi32(_mm512_set1_epi32((int)(y * p->w + x0 + kx * p->dw)), lane), &val,
+                     &bi);
         }
       }
       pk_mp_store16(orow + ox, irow + ox, m, val, bi);
