@@ -264,7 +264,7 @@ def static_cases(exe, work, flatc):
                             "quantization skip list: 'type:Linear' names no module"),
                            (q + ["--quantize-scope", "a.0.weight"], "'a.0.weight' names no module"),
                            (["--backend", "xnnpack", "--quantize-scope", "a"],
-                            "--quantize-scope and --quantize-skip need --quantize")):
+                            "a quantization scope or skip list needs a quantization to scope")):
         rc, rep = compile_(exe, ptg, os.path.join(work, "bad.pte"), args)
         check(rc != 0 and want_msg in rep, "refused %s: %s" % (" ".join(args[-2:]), rep.strip()))
 

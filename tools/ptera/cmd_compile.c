@@ -261,9 +261,6 @@ static int parse_args(int argc, char **argv, compile_opts *o) {
                        cli_escz(o->group_size));
     o->c.group_size = (uint32_t)v;
   }
-  if (pc_qscope_any(&o->c.scope) && (o->c.quantize == PC_XNN_QUANT_NONE))
-    return cli_error(PTERA_INVALID_ARGUMENT, "--quantize-scope and --quantize-skip need --quantize "
-                     "(not --backend cortex_m, which quantizes every call)");
   if (o->keys && !o->ptd)
     return cli_error(PTERA_INVALID_ARGUMENT, "--weight-keys needs --external-weights OUT.ptd");
   o->c.external_weights = o->ptd != NULL;
