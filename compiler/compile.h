@@ -52,7 +52,7 @@ typedef struct pc_method_stats {
   char *name;
   uint32_t nodes_before, nodes_after; /* live CALL nodes */
   pc_pass_stats passes;               /* bn-folded, fused, folded, merged (+bytes), removed, views */
-  pc_memplan_summary plan;            /* peak_bytes vs no_reuse_bytes */
+  pt_memplan_summary plan;            /* peak_bytes vs no_reuse_bytes */
   pc_xnn_stats xnn;                   /* with the XNNPACK backend */
   pc_cm_stats cm;                     /* with the Cortex-M backend */
 } pc_method_stats;

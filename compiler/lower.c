@@ -81,7 +81,7 @@ static ptera_status lower_tensor(lw_out *w, const lw_method *m, int32_t v, pc_te
       d->storage = PC_STORAGE_NONE;
       return PTERA_OK;
     case LW_PLANNED: {
-      const pc_memloc *loc = &m->plan.locs[m->buf[v]];
+      const pt_memloc *loc = &m->plan.locs[m->buf[v]];
       d->storage = PC_STORAGE_PLANNED;
       d->memory_id = loc->memory_id;
       d->memory_offset = loc->offset;
@@ -331,7 +331,7 @@ static ptera_status lower_one(lw_out *w, lw_method *m, uint32_t mi) {
   ptera_status st = lw_analyze(m);
   if (st == PTERA_OK) st = lw_plan(m, w->o->allocator);
   if (st != PTERA_OK) return st;
-  pc_memplan_stats(&m->plan, &r->plans[mi]);
+  pt_memplan_stats(&m->plan, &r->plans[mi]);
   uint32_t count = 0;
   st = map_values(m, index, &count, w->e);
   if (st != PTERA_OK) return st;
@@ -428,7 +428,7 @@ ptera_status pc_lower(pc_graph *const *graphs, uint32_t n, const pc_lower_option
     pt_arena_init(&m.scratch, o->allocator);
     st = m.g ? lower_one(&w, &m, i) : pt_fail(e, PTERA_INVALID_ARGUMENT, "graph %u is NULL", i);
     if (st != PTERA_OK && m.g && e) pt_err_prefix(e, "method '%s'", m.g->name ? m.g->name : "");
-    pc_memplan_free(&m.plan);
+    pt_memplan_free(&m.plan);
     pt_arena_release(&m.scratch);
   }
   if (st == PTERA_OK) st = lower_named(&w, graphs, n);

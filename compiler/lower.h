@@ -50,7 +50,7 @@
 #include "emit_pte.h"
 #include "emit_ptd.h"
 #include "graph.h"
-#include "memplan.h"
+#include "core/memplan.h"
 
 typedef enum pc_weight_keys {
   PC_WEIGHT_KEYS_FQN = 0,  /* the tensor's fqn */
@@ -67,7 +67,7 @@ typedef struct pc_lower_options {
 typedef struct pc_lower_result {
   pc_program program;
   /* Per method (program.nmethods entries): */
-  pc_memplan_summary *plans;
+  pt_memplan_summary *plans;
   int32_t **value_index; /* graph value id -> program value index, or -1 */
   /* The external weights, one per distinct key, for pc_emit_ptd. */
   pc_ptd_entry *ptd;

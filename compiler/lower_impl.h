@@ -23,7 +23,7 @@ typedef struct lw_method {
   uint8_t *role;     /* per value: lw_role (tensors only) */
   int32_t *buf;      /* per value: membuf index of its class, or -1 */
   int32_t *ret;      /* per node: program index of its return slot, or -1 */
-  pc_memplan plan;   /* one buffer per planned alias class */
+  pt_memplan plan;   /* one buffer per planned alias class */
 } lw_method;
 
 /* Checks ids, marks reach / is_view / written and counts instructions. */

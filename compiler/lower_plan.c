@@ -192,16 +192,16 @@ ptera_status lw_plan(lw_method *m, const ptera_allocator *allocator) {
     }
     c->buf = (int32_t)nbufs++;
   }
-  pc_membuf *bufs = pt_arena_array(&m->scratch, nbufs ? nbufs : 1, sizeof *bufs, 8);
+  pt_membuf *bufs = pt_arena_array(&m->scratch, nbufs ? nbufs : 1, sizeof *bufs, 8);
   if (!bufs) return pt_fail(m->e, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory");
   for (uint32_t v = 0; v < g->nvalues; v++) {
     const lw_class *c = &cls[v];
     if (c->buf < 0) continue;
     if (c->size > SIZE_MAX) return pt_fail(m->e, PTERA_NOT_SUPPORTED, "tensor too large");
-    bufs[c->buf] = (pc_membuf){(size_t)c->size, c->first, c->last, -1, c->pinned};
+    bufs[c->buf] = (pt_membuf){(size_t)c->size, c->first, c->last, -1, c->pinned};
   }
   for (uint32_t v = 0; v < g->nvalues; v++)
     if (m->reach[v] && g->values[v].kind == PC_G_TENSOR && m->role[v] == LW_PLANNED)
       m->buf[v] = cls[pc_graph_alias_root(g, (int32_t)v)].buf;
-  return pc_memplan_compute(bufs, nbufs, m->alignment, allocator, &m->plan, m->e);
+  return pt_memplan_compute(bufs, nbufs, m->alignment, allocator, &m->plan, m->e);
 }

@@ -13,7 +13,6 @@ set(SOURCES
   graph.c
   lower.c
   lower_plan.c
-  memplan.c
   opset.c
   ptg_lex.c
   ptg_read.c

@@ -30,6 +30,7 @@ set(SOURCES
   node_unary.c
   node_unary_quant.c
   xnn_backend.c
+  xnn_buffers.c
   xnn_fold_clamp.c
   xnn_fold_transpose.c
   xnn_layout.c

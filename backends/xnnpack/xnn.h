@@ -192,6 +192,10 @@ PT_FUNC void px_plan_routes(px_graph *g);
 PT_FUNC bool px_to_nhwc_transpose(const px_graph *g, const pf_xnn_node *n);
 /* Init, after the prepare steps: marks the NCHW-resident values. */
 PT_FUNC void px_plan_residency(px_graph *g);
+/* Init, last: places the internal values in one block, sharing bytes
+ * between values whose lifetimes do not overlap (xnn_buffers.c). Fails
+ * when reserved bytes plus the block exceed limit (0: no limit). */
+PT_FUNC ptera_status px_plan_buffers(px_graph *g, uint64_t reserved, uint64_t limit);
 /* Execute, after node n's reshape: an elementwise node on NCHW-resident
  * values was planned for operands of one shape; a run whose shapes make
  * it broadcast is refused (the layouts would no longer line up). */

@@ -295,21 +295,8 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
   g->cur = x->nnodes;
   if (st != PTERA_OK) return st;
   px_plan_residency(g);
-  uint64_t total = g->packed_bytes + g->temp_need; /* the scratch is the method's, sized by this request */
-  for (uint32_t i = 0; i < x->nvalues; i++)
-    if (!g->v[i].is_const && !g->v[i].def->flags && !pt_add_u64(total, g->v[i].cap, &total)) total = UINT64_MAX;
-  if (ctx->max_memory_bytes && total > ctx->max_memory_bytes)
-    return px_fail(g, PTERA_OUT_OF_RESOURCES,
-                   "the graph's internal values, packed weights and scratch need %llu bytes, more than the "
-                   "%llu-byte limit (ptera_load_options.max_planned_bytes)",
-                   (unsigned long long)total, (unsigned long long)ctx->max_memory_bytes);
-  for (uint32_t i = 0; i < x->nvalues; i++) {
-    px_value *v = &g->v[i];
-    if (v->is_const || v->def->flags) continue;
-    v->data = pt_arena_alloc(&g->arena, v->cap ? v->cap : 1, 64);
-    if (!v->data) return px_fail(g, PTERA_MEMORY_ALLOCATION_FAILED, "out of memory for value buffers");
-  }
-  return PTERA_OK;
+  /* the scratch is the method's, sized by this request */
+  return px_plan_buffers(g, g->packed_bytes + g->temp_need, ctx->max_memory_bytes);
 }
 
 static ptera_status xnn_init(ptera_backend_init_ctx *ctx, const void *blob, size_t blob_size,

@@ -7,6 +7,7 @@ set(SOURCES
   buffer_alloc.c
   dtype.c
   error.c
+  memplan.c
   sized.c
   status.c
   tensor.c

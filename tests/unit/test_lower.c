@@ -409,7 +409,7 @@ static void test_chain_reuse(void) {
   size_t size = 0;
   uint8_t *pte = lower_emit(&g, 1, NULL, &r, &size);
   if (pte) {
-    const pc_memplan_summary *s = &r.plans[0];
+    const pt_memplan_summary *s = &r.plans[0];
     CHECK(s->no_reuse_bytes == 80 && s->peak_bytes == 64 && s->peak_bytes < s->no_reuse_bytes);
     check_plan(&r.program.methods[0], false);
     const float in[4] = {-1, 2, -3, 4}, want[4] = {0, 2, 0, 4};

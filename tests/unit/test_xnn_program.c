@@ -4,7 +4,10 @@
  * pool. The delegate's scratch comes from the method's temp arena (sized
  * from what init asked for; too small an explicit temp_size fails at
  * create). Graphs: FullyConnected 33x40 -> 24 with bias and clamp, and a
- * 3x3 Conv2d with padding on NHWC; references are double-precision loops. */
+ * 3x3 Conv2d with padding on NHWC; references are double-precision loops.
+ * A chain of elementwise nodes checks the internal values' shared buffers:
+ * a Copy's output is its input's bytes, so the input lives as long as the
+ * Copy's readers, and the block is smaller than one buffer per value. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,8 +152,55 @@ static void test_conv(void) {
   pt_free(NULL, blob);
 }
 
+/* x: a = -x; r = Copy(a) (r is a's bytes); b = |x|; c = r + b; d = -c;
+ * y = d * x = (x - |x|) * x. b is written while r is still to be read. */
+static void test_shared_buffers(void) {
+  enum { N = 4096 };
+  static float x[N], want[N];
+  fill(x, N, 7);
+  for (int i = 0; i < N; i++) want[i] = (x[i] - fabsf(x[i])) * x[i];
+  const uint32_t dims[2] = {64, 64};
+  pc_xnn_value_desc v[7];
+  v[0] = xp_f32_value(1, 0, 2, dims, NULL, 0);
+  for (int i = 1; i < 6; i++) v[i] = xp_f32_value(0, 0, 2, dims, NULL, 0); /* a r b c d */
+  v[6] = xp_f32_value(2, 1, 2, dims, NULL, 0);
+  static const struct { uint8_t kind; uint32_t in0, in1, out; } chain[6] = {
+      {PF_XNN_NEGATE, 0, 0, 1}, {PF_XNN_COPY, 1, 0, 2}, {PF_XNN_ABS, 0, 0, 3},
+      {PF_XNN_ADD, 2, 3, 4},    {PF_XNN_NEGATE, 4, 0, 5}, {PF_XNN_MULTIPLY, 5, 0, 6}};
+  pc_xnn_node_desc n[6];
+  for (int i = 0; i < 6; i++) {
+    n[i] = xp_node(chain[i].kind);
+    n[i].in[0] = chain[i].in0;
+    n[i].in[1] = chain[i].in1;
+    n[i].out[0] = chain[i].out;
+  }
+  uint8_t *blob;
+  size_t bsize, size;
+  CHECK(pc_xnn_emit(v, 7, n, 6, 2, NULL, &blob, &bsize) == PTERA_OK);
+  uint8_t *file = NULL;
+  pt_err err;
+  CHECK(xp_delegated_pte(blob, bsize, 2, (const int32_t[]){64, 64}, (const int32_t[]){64, 64}, &file, &size,
+                         &err) == PTERA_OK);
+  if (file) {
+    runs(file, size, x, N, want, N);
+    /* a/r, b and c live at once (node 3); d reuses a's bytes: 3 buffers, not 5 */
+    ptera_program *prog = eu_load(file, size);
+    ptera_method *m = NULL;
+    ptera_method_memory mem = PTERA_METHOD_MEMORY_INIT;
+    CHECK(prog && ptera_method_create(prog, "forward", NULL, &m) == PTERA_OK);
+    CHECK(m && ptera_method_get_memory(m, &mem) == PTERA_OK);
+    CHECK(mem.packed_bytes >= 3 * N * 4 && mem.packed_bytes < 4 * N * 4);
+    if (mem.packed_bytes >= 4 * N * 4) fprintf(stderr, "shared buffers: %zu bytes\n", (size_t)mem.packed_bytes);
+    ptera_method_destroy(m);
+    ptera_program_destroy(prog);
+  }
+  pt_free(NULL, file);
+  pt_free(NULL, blob);
+}
+
 int main(void) {
   test_fc();
+  test_shared_buffers();
   test_conv();
   return check_summary("xnn_program");
 }

@@ -1,17 +1,17 @@
 /* Greedy best-fit memory planner; see memplan.h. */
-#include "memplan.h"
+#include "core/memplan.h"
 
-typedef struct pc_group {
+typedef struct pt_mgroup {
   uint64_t size;   /* aligned extent (largest member) */
   uint64_t offset; /* once placed */
   uint32_t first, last;
   bool pinned;
-} pc_group;
+} pt_mgroup;
 
 /* Resolves every buffer to the root of its alias chain. root[i] must be
  * SIZE_MAX on entry. O(n) amortized: each chain is walked once and then
  * compressed. */
-static ptera_status resolve_roots(const pc_membuf *bufs, size_t n, size_t *root, pt_err *e) {
+static ptera_status resolve_roots(const pt_membuf *bufs, size_t n, size_t *root, pt_err *e) {
   for (size_t i = 0; i < n; i++) {
     int32_t a = bufs[i].alias_of;
     if (a < -1 || (a >= 0 && ((size_t)a >= n || (size_t)a == i)))
@@ -44,8 +44,8 @@ static bool align_up(uint64_t v, uint64_t align, uint64_t *out) {
 }
 
 /* Builds the alias groups (indexed by root) for bufs. */
-static ptera_status build_groups(const pc_membuf *bufs, size_t n, uint64_t align,
-                                 const size_t *root, pc_group *g, pt_err *e) {
+static ptera_status build_groups(const pt_membuf *bufs, size_t n, uint64_t align,
+                                 const size_t *root, pt_mgroup *g, pt_err *e) {
   for (size_t i = 0; i < n; i++) {
     if (bufs[i].first_use > bufs[i].last_use)
       return pt_fail(e, PTERA_INVALID_ARGUMENT, "memplan: buffer %zu: first_use %lu > last_use %lu",
@@ -57,7 +57,7 @@ static ptera_status build_groups(const pc_membuf *bufs, size_t n, uint64_t align
     g[i].pinned = false;
   }
   for (size_t i = 0; i < n; i++) {
-    pc_group *r = &g[root[i]];
+    pt_mgroup *r = &g[root[i]];
     uint64_t sz;
     if (!align_up(bufs[i].nbytes, align, &sz) || sz > SIZE_MAX)
       return pt_fail(e, PTERA_INVALID_ARGUMENT,
@@ -71,16 +71,16 @@ static ptera_status build_groups(const pc_membuf *bufs, size_t n, uint64_t align
   return PTERA_OK;
 }
 
-static bool groups_conflict(const pc_group *a, const pc_group *b) {
+static bool groups_conflict(const pt_mgroup *a, const pt_mgroup *b) {
   if (a->size == 0 || b->size == 0) return false;
   if (a->pinned || b->pinned) return true;
   return a->first <= b->last && b->first <= a->last;
 }
 
 /* Stable merge sort of indices with a context (qsort has none). */
-typedef int (*pc_cmp)(const void *ctx, size_t a, size_t b);
+typedef int (*pt_mcmp)(const void *ctx, size_t a, size_t b);
 
-static void merge_sort(size_t *v, size_t *tmp, size_t n, pc_cmp cmp, const void *ctx) {
+static void merge_sort(size_t *v, size_t *tmp, size_t n, pt_mcmp cmp, const void *ctx) {
   if (n < 2) return;
   size_t h = n / 2;
   merge_sort(v, tmp, h, cmp, ctx);
@@ -94,7 +94,7 @@ static void merge_sort(size_t *v, size_t *tmp, size_t n, pc_cmp cmp, const void 
 
 /* Placement order: size descending, then first use, then index. */
 static int cmp_place(const void *ctx, size_t a, size_t b) {
-  const pc_group *g = ctx;
+  const pt_mgroup *g = ctx;
   if (g[a].size != g[b].size) return g[a].size > g[b].size ? -1 : 1;
   if (g[a].first != g[b].first) return g[a].first < g[b].first ? -1 : 1;
   return a < b ? -1 : (a > b ? 1 : 0);
@@ -102,45 +102,45 @@ static int cmp_place(const void *ctx, size_t a, size_t b) {
 
 /* Offset order (for the gap walk). */
 static int cmp_offset(const void *ctx, size_t a, size_t b) {
-  const pc_group *g = ctx;
+  const pt_mgroup *g = ctx;
   if (g[a].offset != g[b].offset) return g[a].offset < g[b].offset ? -1 : 1;
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-static void plan_clear(pc_memplan *p) { memset(p, 0, sizeof *p); }
+static void plan_clear(pt_memplan *p) { memset(p, 0, sizeof *p); }
 
-void pc_memplan_free(pc_memplan *plan) {
+void pt_memplan_free(pt_memplan *plan) {
   if (!plan) return;
   pt_free(plan->allocator, plan->locs);
   pt_free(plan->allocator, plan->arena_sizes);
   plan_clear(plan);
 }
 
-ptera_status pc_memplan_compute(const pc_membuf *bufs, size_t n, size_t alignment,
-                                const ptera_allocator *allocator, pc_memplan *out, pt_err *e) {
+ptera_status pt_memplan_compute(const pt_membuf *bufs, size_t n, size_t alignment,
+                                const ptera_allocator *allocator, pt_memplan *out, pt_err *e) {
   if (!out) return pt_fail(e, PTERA_INVALID_ARGUMENT, "memplan: no output plan");
   plan_clear(out);
-  if (alignment == 0) alignment = PC_MEMPLAN_DEFAULT_ALIGNMENT;
+  if (alignment == 0) alignment = PT_MEMPLAN_DEFAULT_ALIGNMENT;
   if ((alignment & (alignment - 1)) != 0)
     return pt_fail(e, PTERA_INVALID_ARGUMENT, "memplan: alignment %zu is not a power of two",
                    alignment);
   if (n > 0 && !bufs) return pt_fail(e, PTERA_INVALID_ARGUMENT, "memplan: no buffers");
-  if (n > SIZE_MAX / sizeof(pc_group))
+  if (n > SIZE_MAX / sizeof(pt_mgroup))
     return pt_fail(e, PTERA_INVALID_ARGUMENT, "memplan: too many buffers (%zu)", n);
 
   ptera_status st = PTERA_OK;
   size_t *root = NULL, *order = NULL, *conf = NULL, *tmp = NULL;
-  pc_group *g = NULL;
-  pc_memloc *locs = NULL;
+  pt_mgroup *g = NULL;
+  pt_memloc *locs = NULL;
   uint64_t *arenas = pt_calloc(allocator, 2, sizeof(uint64_t), _Alignof(uint64_t));
   if (!arenas) goto oom;
   if (n > 0) {
     root = pt_calloc(allocator, n, sizeof *root, _Alignof(size_t));
-    g = pt_calloc(allocator, n, sizeof *g, _Alignof(pc_group));
+    g = pt_calloc(allocator, n, sizeof *g, _Alignof(pt_mgroup));
     order = pt_calloc(allocator, n, sizeof *order, _Alignof(size_t));
     conf = pt_calloc(allocator, n, sizeof *conf, _Alignof(size_t));
     tmp = pt_calloc(allocator, n, sizeof *tmp, _Alignof(size_t));
-    locs = pt_calloc(allocator, n, sizeof *locs, _Alignof(pc_memloc));
+    locs = pt_calloc(allocator, n, sizeof *locs, _Alignof(pt_memloc));
     if (!root || !g || !order || !conf || !tmp || !locs) goto oom;
   }
   for (size_t i = 0; i < n; i++) root[i] = SIZE_MAX;
@@ -160,10 +160,10 @@ ptera_status pc_memplan_compute(const pc_membuf *bufs, size_t n, size_t alignmen
   }
   for (size_t a = 0; a < ngroups; a++) {
     /* Live bytes peak at some group's first use (pinned: always live). */
-    const pc_group *ga = &g[order[a]];
+    const pt_mgroup *ga = &g[order[a]];
     uint64_t live = 0;
     for (size_t b = 0; b < ngroups; b++) {
-      const pc_group *gb = &g[order[b]];
+      const pt_mgroup *gb = &g[order[b]];
       if (gb->pinned || (gb->first <= ga->first && ga->first <= gb->last)) live += gb->size;
     }
     if (live > max_live) max_live = live;
@@ -173,18 +173,18 @@ ptera_status pc_memplan_compute(const pc_membuf *bufs, size_t n, size_t alignmen
 
   uint64_t peak = 0;
   for (size_t k = 0; k < ngroups; k++) {
-    pc_group *cur = &g[order[k]];
+    pt_mgroup *cur = &g[order[k]];
     cur->offset = 0;
     if (cur->size > 0) {
       size_t nc = 0;
       for (size_t q = 0; q < k; q++) {
-        const pc_group *o = &g[order[q]];
+        const pt_mgroup *o = &g[order[q]];
         if (groups_conflict(cur, o)) conf[nc++] = order[q];
       }
       merge_sort(conf, tmp, nc, cmp_offset, g);
       uint64_t end = 0, best = 0, best_gap = UINT64_MAX;
       for (size_t a = 0; a < nc; a++) {
-        const pc_group *o = &g[conf[a]];
+        const pt_mgroup *o = &g[conf[a]];
         if (o->offset > end) {
           uint64_t gap = o->offset - end;
           if (gap >= cur->size && gap < best_gap) {
@@ -236,7 +236,7 @@ done:
   return st;
 }
 
-void pc_memplan_stats(const pc_memplan *plan, pc_memplan_summary *out) {
+void pt_memplan_stats(const pt_memplan *plan, pt_memplan_summary *out) {
   if (!out) return;
   memset(out, 0, sizeof *out);
   if (!plan) return;
@@ -247,7 +247,7 @@ void pc_memplan_stats(const pc_memplan *plan, pc_memplan_summary *out) {
   out->max_live_bytes = plan->max_live_bytes;
 }
 
-ptera_status pc_memplan_verify(const pc_membuf *bufs, size_t n, const pc_memplan *plan,
+ptera_status pt_memplan_verify(const pt_membuf *bufs, size_t n, const pt_memplan *plan,
                                const ptera_allocator *allocator, pt_err *e) {
   if (!plan) return pt_fail(e, PTERA_INVALID_ARGUMENT, "memplan verify: no plan");
   if (n > 0 && !bufs) return pt_fail(e, PTERA_INVALID_ARGUMENT, "memplan verify: no buffers");
@@ -260,12 +260,12 @@ ptera_status pc_memplan_verify(const pc_membuf *bufs, size_t n, const pc_memplan
   if (n == 0) return PTERA_OK;
   if (!plan->locs || !plan->arena_sizes || plan->num_arenas == 0)
     return pt_fail(e, PTERA_INVALID_PROGRAM, "memplan verify: plan has no locations or arenas");
-  if (n > SIZE_MAX / sizeof(pc_group))
+  if (n > SIZE_MAX / sizeof(pt_mgroup))
     return pt_fail(e, PTERA_INVALID_ARGUMENT, "memplan verify: too many buffers (%zu)", n);
 
   ptera_status st = PTERA_OK;
   size_t *root = pt_calloc(allocator, n, sizeof *root, _Alignof(size_t));
-  pc_group *g = pt_calloc(allocator, n, sizeof *g, _Alignof(pc_group));
+  pt_mgroup *g = pt_calloc(allocator, n, sizeof *g, _Alignof(pt_mgroup));
   if (!root || !g) {
     st = pt_fail(e, PTERA_MEMORY_ALLOCATION_FAILED, "memplan verify: out of memory");
     goto done;
@@ -275,8 +275,8 @@ ptera_status pc_memplan_verify(const pc_membuf *bufs, size_t n, const pc_memplan
   if ((st = build_groups(bufs, n, 1, root, g, e)) != PTERA_OK) goto done;
 
   for (size_t i = 0; i < n; i++) {
-    const pc_memloc *l = &plan->locs[i];
-    const pc_memloc *rl = &plan->locs[root[i]];
+    const pt_memloc *l = &plan->locs[i];
+    const pt_memloc *rl = &plan->locs[root[i]];
     uint64_t top;
     if (l->memory_id == 0 || l->memory_id > plan->num_arenas) {
       st = pt_fail(e, PTERA_INVALID_PROGRAM, "memplan verify: buffer %zu: bad memory_id %lu", i,
@@ -304,10 +304,10 @@ ptera_status pc_memplan_verify(const pc_membuf *bufs, size_t n, const pc_memplan
    * disjoint in memory (exact sizes, not aligned ones). */
   for (size_t i = 0; i < n; i++) {
     if (bufs[i].nbytes == 0) continue;
-    const pc_group *gi = &g[root[i]];
+    const pt_mgroup *gi = &g[root[i]];
     for (size_t j = i + 1; j < n; j++) {
       if (bufs[j].nbytes == 0 || root[i] == root[j]) continue;
-      const pc_group *gj = &g[root[j]];
+      const pt_mgroup *gj = &g[root[j]];
       bool live = gi->pinned || gj->pinned || (gi->first <= gj->last && gj->first <= gi->last);
       if (!live || plan->locs[i].memory_id != plan->locs[j].memory_id) continue;
       uint64_t ai = plan->locs[i].offset, aj = plan->locs[j].offset;
