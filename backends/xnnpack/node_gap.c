@@ -1,5 +1,10 @@
 /* GlobalAvgPooling2d: mean over the 2nd- and 3rd-innermost dims (H, W of
- * NHWC); KEEP_DIMS keeps them as 1. fp32, then clamp. */
+ * NHWC); KEEP_DIMS keeps them as 1. fp32, then clamp. An NCHW-resident
+ * input (xnn_residency.c) is pooled plane by plane: the output, one value
+ * per image and channel, has the same bytes in either layout. */
+#include <math.h>
+
+#include "cpu/pool2d.h"
 #include "xnnpack/xnn.h"
 
 ptera_status px_gap_set_shape(px_graph *g, const pf_xnn_node *n) {
@@ -33,6 +38,12 @@ void px_gap_run(px_graph *g, const pf_xnn_node *n) {
   size_t C = xv->dims[r - 1], HW = xv->dims[r - 2] * xv->dims[r - 3], outer = C && HW ? px_numel(xv) / (C * HW) : 0;
   const float *x = xv->data;
   float *y = g->v[n->out[0]].data;
+  if (xv->nchw) {
+    pk_gavgpool_f32(x, y, outer * C, HW, px_kctx(g));
+    if (n->out_min != -INFINITY || n->out_max != INFINITY)
+      for (size_t i = 0; i < outer * C; i++) y[i] = px_clampf(y[i], n->out_min, n->out_max);
+    return;
+  }
   for (size_t b = 0; b < outer; b++)
     for (size_t c = 0; c < C; c++) {
       float acc = 0.0f;

@@ -5,9 +5,11 @@
  * an internal fp32 rank-4 value and every node that writes or reads it
  * either is such a convolution (reading it as its input, with symmetric
  * padding) or an elementwise node of one shape whose float operands all
- * qualify (the layout does not change what they compute), or it is the
- * output of a StaticTranspose from NCHW to NHWC (its bytes are then the
- * input's). Shapes stay NHWC in the bookkeeping; only the bytes are in
+ * qualify (the layout does not change what they compute), an average or
+ * max pooling whose input and output both qualify (node_pool.c pools the
+ * planes), or a GlobalAvgPooling2d reading it (its output is the same in
+ * either layout), or it is the output of a StaticTranspose from NCHW to
+ * NHWC (its bytes are then the input's). Shapes stay NHWC in the bookkeeping; only the bytes are in
  * NCHW order. */
 #include "xnnpack/xnn.h"
 
@@ -51,6 +53,9 @@ static bool allows(const px_graph *g, uint32_t i, unsigned k) {
   const pf_xnn_node *n = &g->g.nodes[i];
   if (nchw_conv(g, i)) return k == n->nin || (k == 0 && n->p[0] == n->p[2] && n->p[1] == n->p[3]);
   if (px_to_nhwc_transpose(g, n)) return k == 1; /* its output; it reads its input as it is */
+  if (n->kind == PF_XNN_GLOBAL_AVG_POOL) return k == 0;
+  if (n->kind == PF_XNN_MAX_POOL || n->kind == PF_XNN_AVG_POOL)
+    return k <= 1 && g->v[n->in[0]].nchw && g->v[n->out[0]].nchw;
   if (!elementwise(n->kind)) return false;
   const px_value *o = &g->v[n->out[0]];
   if (!o->nchw) return false;

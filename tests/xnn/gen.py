@@ -404,7 +404,7 @@ def conv_chain_case(tag, with_gap):
     convolutions take it too and the values between them (and the residual
     Add and Hardswish on them) stay NCHW inside the delegate
     (xnn_residency.c); with_gap: one of them is also read by a
-    GlobalAvgPooling2d, which keeps its chain NHWC."""
+    GlobalAvgPooling2d, which pools its NCHW planes."""
     c = Case('ConvChain_%d' % len(LINES), 'Conv2d', tag)
     x = rnd(1, 4, 6, 5)
     ws = [rnd(8, 4, 1, 1), rnd(8, 1, 3, 3), rnd(4, 8, 1, 1), rnd(4, 4, 1, 1), rnd(3, 4, 3, 3)]
@@ -455,6 +455,48 @@ def conv_chain_case(tag, with_gap):
     c.done()
 
 
+def conv_pool_case():
+    """Pooling between NCHW-route convolutions (a ResNet stem): a 3x3
+    stride-2 MaxPooling2d with a clamp, a padded AvgPooling2d (taps inside
+    the input counted) and a GlobalAvgPooling2d read the NCHW-resident
+    values they are given and pool the planes (node_pool.c, node_gap.c)."""
+    c = Case('ConvPool_%d' % len(LINES), 'MaxPooling2d', 'fp32/nchw')
+    x = rnd(2, 5, 9, 11)
+    ws = [rnd(6, 5, 3, 3), rnd(6, 1, 3, 3), rnd(4, 6, 1, 1)]
+    bs = [rnd(6), rnd(6), rnd(4)]
+    tx = t(x)
+    y1 = F.conv2d(tx, t(ws[0]), t(bs[0]), 1, 1)
+    y2 = torch.clamp(F.max_pool2d(y1, 3, 2, 1), -0.5, 3.0)
+    y3 = F.conv2d(y2, t(ws[1]), t(bs[1]), 1, 1, 1, 6)
+    y4 = F.avg_pool2d(y3, 3, 1, 1, count_include_pad=False)
+    y5 = F.conv2d(y4, t(ws[2]), t(bs[2]))
+    yg = y4.mean((2, 3), keepdim=True)
+    xi = c.value(nhwc(tx).shape, io='i')
+
+    def conv(inp, k, out, kind, pad):
+        w = ws[k]
+        oc, gic, kh, kw = w.shape
+        if kind == 'DepthwiseConv2d':
+            wt, groups, goc = w.reshape(oc, kh, kw).transpose(1, 2, 0)[None], oc, 1
+        else:
+            wt, groups, goc = w.transpose(0, 2, 3, 1), 1, oc
+        wi = c.value(wt.shape, const=np.ascontiguousarray(wt))
+        bi = c.value(bs[k].shape, const=bs[k])
+        c.node(kind, [inp, wi, bi], [out], p=[pad, pad, pad, pad, kh, kw, 1, 1, 1, 1, gic, goc, groups, 0, 0])
+    v1, v2, v3, v4 = c.value((2, 9, 11, 6)), c.value((2, 5, 6, 6)), c.value((2, 5, 6, 6)), c.value((2, 5, 6, 6))
+    o5, og = c.value((2, 5, 6, 4), io='o'), c.value((2, 1, 1, 6), io='o')
+    conv(xi, 0, v1, 'Conv2d', 1)
+    c.node('MaxPooling2d', [v1], [v2], mm=(-0.5, 3.0), p=(1, 1, 1, 1, 3, 3, 2, 2, 1, 1))
+    conv(v2, 1, v3, 'DepthwiseConv2d', 1)
+    c.node('AvgPooling2d', [v3], [v4], p=(1, 1, 1, 1, 3, 3, 1, 1, 0, 0))
+    conv(v4, 2, o5, 'Conv2d', 0)
+    c.node('GlobalAvgPooling2d', [v4], [og], flags=0x40)
+    c.io('i', 0, nhwc(tx))
+    c.io('o', 1, nhwc(y5), 1e-4)
+    c.io('o', 2, nhwc(yg), 1e-4)
+    c.done()
+
+
 def fc_clamp_case(tag, mm_fc, mm_clamp, twice):
     """FullyConnected -> Clamp: the Clamp folds into the FullyConnected's
     range (xnn_fold_clamp.c) unless the value has another reader (twice:
@@ -489,6 +531,7 @@ def gen_conv():
     conv_chain_case('chain/nchw', False)
     conv_chain_case('chain/nchw+gap', True)
     conv_chain_broadcast_case()
+    conv_pool_case()
 
     # 1x1 stride 1 unpadded (the input is the product's A), grouped too;
     # multi-tile gathers (400 and 1152 output pixels) under 2 threads
