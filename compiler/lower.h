@@ -40,7 +40,10 @@
  *  - Lifetimes are instruction indices: first write (method inputs and
  *    BUFFERs: 0) to last read, through tensor lists that contain the tensor;
  *    outputs and BUFFERs live to the end. Inputs, outputs and BUFFERs are
- *    pinned.
+ *    pinned. The inputs of a convolution or linear call followed by calls
+ *    the runtime fuses into it (batch norm, view, relu / hardtanh / clamp,
+ *    each reading the one before) live until the last of them, so the
+ *    fused kernel's output never shares their bytes.
  *
  * The result points into the graphs (constant data, strings): they must
  * outlive it. */

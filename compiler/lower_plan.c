@@ -2,6 +2,8 @@
  * plan of one method (see lower.h for the rules). */
 #include <string.h>
 
+#include <string.h>
+
 #include "lower_impl.h"
 
 static const char ET_VIEW[] = "executorch_prim::et_view.default";
@@ -114,6 +116,54 @@ static lw_role own_role(const lw_method *m, int32_t v) {
 
 static bool has_initial(const pc_gtensor *t) { return t->store != PC_T_ACTIVATION; }
 
+static void extend(void *ctx, int32_t v, bool written) {
+  lw_life *l = ctx;
+  if (!written && l->last[v] < l->k) l->last[v] = l->k;
+}
+
+static bool op_in(const pc_gnode *n, const char *const *ops, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (strcmp(n->op, ops[i]) == 0) return true;
+  return false;
+}
+
+/* Whether n's first argument is a tensor p writes. */
+static bool reads_output(const pc_gnode *n, const pc_gnode *p) {
+  if (!n->nargs || n->writes[0]) return false;
+  for (uint32_t a = 0; a < p->nargs; a++)
+    if (p->writes[a] && p->args[a] == n->args[0]) return true;
+  return false;
+}
+
+/* The runtime fuses a convolution or linear call with the batch norm, view
+ * and activation calls after it (src/runtime/fuse_conv.c, fuse_linear.c)
+ * and writes the last one's output while the first one's inputs are still
+ * being read. So the inputs of every call of such a chain (a head, then
+ * links each reading the call before) live until the chain's last call and
+ * never share its output's bytes; otherwise the fused kernel computes into
+ * a staging buffer and copies the result back. */
+static void extend_chains(const lw_method *m, lw_life *l) {
+  static const char *const heads[] = {"aten::convolution.out", "aten::linear.out"};
+  static const char *const links[] = {"aten::_native_batch_norm_legit_no_training.out", "aten::view_copy.out",
+                                      "aten::relu.out", "aten::hardtanh.out", "aten::clamp.out"};
+  const pc_graph *g = m->g;
+  uint32_t start = UINT32_MAX, k = 0; /* start: node index of the chain's head, or none */
+  const pc_gnode *prev = NULL;
+  for (uint32_t i = 0; i < g->nnodes; i++) {
+    const pc_gnode *n = &g->nodes[i];
+    if (n->kind != PC_N_CALL || n->removed) continue;
+    if (start != UINT32_MAX && !n->delegate && op_in(n, links, 5) && reads_output(n, prev)) {
+      l->k = k;
+      for (uint32_t j = start; j < i; j++)
+        if (g->nodes[j].kind == PC_N_CALL && !g->nodes[j].removed) pc_graph_visit_args(g, &g->nodes[j], extend, l);
+    } else {
+      start = !n->delegate && op_in(n, heads, 2) ? i : UINT32_MAX;
+    }
+    prev = n;
+    k++;
+  }
+}
+
 static ptera_status compute_lifetimes(lw_method *m, lw_life *l) {
   const pc_graph *g = m->g;
   l->first = pt_arena_array(&m->scratch, g->nvalues, sizeof *l->first, 4);
@@ -127,6 +177,7 @@ static ptera_status compute_lifetimes(lw_method *m, lw_life *l) {
     pc_graph_visit_args(g, n, touch, l);
     l->k++;
   }
+  extend_chains(m, l);
   return PTERA_OK;
 }
 

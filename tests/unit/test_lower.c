@@ -420,6 +420,40 @@ static void test_chain_reuse(void) {
   pc_graph_free(g);
 }
 
+/* h = relu(x); t = linear(h); y = relu(t); z = relu(y). The runtime fuses
+ * linear and the relu after it and writes y while still reading h, so h
+ * lives until y is written and never shares y's bytes (without that rule
+ * y would take h's place: h is dead after the linear in program order). */
+static void test_fused_chain_apart(void) {
+  pc_graph *g = pc_graph_new(NULL, "forward");
+  int32_t x = act(g, 2, (int32_t[]){2, 4}), h = act(g, 2, (int32_t[]){2, 4});
+  int32_t w = pc_graph_tensor(g, F32, 2, (int32_t[]){3, 4}, PC_T_CONST, W, 48, NULL);
+  int32_t b = pc_graph_tensor(g, F32, 1, (int32_t[]){3}, PC_T_CONST, B, 12, NULL);
+  int32_t t = act(g, 2, (int32_t[]){2, 3}), y = act(g, 2, (int32_t[]){2, 3}), z = act(g, 2, (int32_t[]){2, 3});
+  call(g, "aten::relu.out", (int32_t[]){x, h}, 2, 1);
+  call(g, "aten::linear.out", (int32_t[]){h, w, b, t}, 4, 1);
+  call(g, "aten::relu.out", (int32_t[]){t, y}, 2, 1);
+  call(g, "aten::relu.out", (int32_t[]){y, z}, 2, 1);
+  pc_graph_set_inputs(g, &x, 1);
+  pc_graph_set_outputs(g, &z, 1);
+  pc_lower_result r;
+  size_t size = 0;
+  uint8_t *pte = lower_emit(&g, 1, NULL, &r, &size);
+  if (pte) {
+    const pc_method *m = &r.program.methods[0];
+    const pc_tensor *th = &m->values[r.value_index[0][h]].u.tensor, *ty = &m->values[r.value_index[0][y]].u.tensor;
+    CHECK(th->storage == PC_STORAGE_PLANNED && ty->storage == PC_STORAGE_PLANNED);
+    CHECK(th->memory_id != ty->memory_id || th->memory_offset >= ty->memory_offset + 24 ||
+          ty->memory_offset >= th->memory_offset + 32);
+    check_plan(m, false);
+    const float want[6] = {1.5f, 0, 10, 0.5f, 0, 0};
+    run_forward(pte, size, NULL, 0, 2, (int32_t[]){2, 4}, LX, want, 6);
+  }
+  pt_free(NULL, pte);
+  pc_lower_result_free(&r);
+  pc_graph_free(g);
+}
+
 /* et_view: y = relu(et_view(x + x, [6])). The view is unplanned and keeps
  * its base alive; a separate alias (no et_view) shares the base's place. */
 static void test_views(void) {
@@ -502,6 +536,7 @@ static void test_misc(void) {
 
 int main(void) {
   test_linear_relu();
+  test_fused_chain_apart();
   test_external(PC_WEIGHT_KEYS_FQN);
   test_external(PC_WEIGHT_KEYS_HASH);
   test_key_conflicts();
