@@ -4,6 +4,7 @@
 
 #include "cpu/conv2d_nhwc.h"
 #include "cpu/conv2d_split.h"
+#include "cpu/transpose.h"
 
 #define DWCL_MAX_PIXELS 64 /* output planes up to 8x8 (at 14x14 the transposes cost what they save) */
 #define DWCL_MIN_CHANNELS 16
@@ -48,7 +49,7 @@ size_t pk_conv2d_dwcl_workspace(const pk_conv2d_geom *g) {
   return align64(a) + align64(b);
 }
 
-/* dst[p*C + c] = src[c*P + p] for pixels [begin, end). */
+/* dst[p*C + c] = src[c*P + p] (to_nhwc) or the reverse, pixels [begin, end). */
 typedef struct tr_job {
   const float *src;
   float *dst;
@@ -56,26 +57,12 @@ typedef struct tr_job {
   bool to_nhwc;
 } tr_job;
 
-/* In TR x TR blocks, so the lines each block reads and writes stay in L1
- * (a plain loop over one channel's pixels writes a new line per pixel). */
-#define TR 16u
-
 static void tr_task(void *arg, size_t begin, size_t end) {
   const tr_job *j = arg;
-  size_t C = j->C, P = j->P;
-  for (size_t p0 = begin; p0 < end; p0 += TR) {
-    size_t p1 = p0 + TR < end ? p0 + TR : end;
-    for (size_t c0 = 0; c0 < C; c0 += TR) {
-      size_t c1 = c0 + TR < C ? c0 + TR : C;
-      if (j->to_nhwc) {
-        for (size_t p = p0; p < p1; p++)
-          for (size_t c = c0; c < c1; c++) j->dst[p * C + c] = j->src[c * P + p];
-      } else {
-        for (size_t c = c0; c < c1; c++)
-          for (size_t p = p0; p < p1; p++) j->dst[c * P + p] = j->src[p * C + c];
-      }
-    }
-  }
+  if (j->to_nhwc)
+    pk_x32_transpose(j->src + begin, j->P, j->dst + begin * j->C, j->C, j->C, end - begin);
+  else
+    pk_x32_transpose(j->src + begin * j->C, j->C, j->dst + begin, j->P, end - begin, j->C);
 }
 
 void pk_conv2d_dwcl_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,

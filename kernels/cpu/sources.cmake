@@ -13,6 +13,7 @@ set(SOURCES
   gemm_rows.c
   isa.c
   pool2d.c
+  transpose.c
   vmath.c
   ukernels/dwconv/f32-dwconv-nhwc-c1-scalar.c
   ukernels/dwconv/f32-dwconv-nhwc-c16-avx512.c
@@ -65,6 +66,10 @@ set(SOURCES
   ukernels/pool/f32-maxpool2d-s2-avx512.c
   ukernels/pool/f32-maxpool2d-s2-neon.c
   ukernels/pool/f32-maxpool2d-scalar.c
+  ukernels/transpose/x32-transpose-16x16-avx512.c
+  ukernels/transpose/x32-transpose-4x4-neon.c
+  ukernels/transpose/x32-transpose-8x8-avx2.c
+  ukernels/transpose/x32-transpose-scalar.c
   ukernels/vmath/f32-vmath-avx2.c
   ukernels/vmath/f32-vmath-avx512.c
   ukernels/vmath/f32-vmath-neon.c

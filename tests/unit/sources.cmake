@@ -68,6 +68,7 @@ set(SOURCES
   test_thread_contract.c
   test_threadpool.c
   test_to_xnnpack.c
+  test_transpose_fast.c
   test_view_elide.c
   test_vmath.c
   test_xnn_program.c

@@ -448,6 +448,20 @@ int main(void) {
     t.max = i % 4 == 1 ? 0.5f : INFINITY;
     check_case(&t, i % 2 == 0);
   }
+  /* 3x3 depthwise (the channels-last kernels' register path) at strides 1
+   * to 3, dilation 1 and 2, padding up to 3, over the same channel counts */
+  for (size_t i = 0; i < 2 * sizeof dwc / sizeof dwc[0]; i++) {
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    do {
+      int64_t c = dwc[i % (sizeof dwc / sizeof dwc[0])], d = 1 + rnd(2);
+      t.g = (pk_conv2d_geom){.n = 1, .c_in = c, .c_out = c, .groups = c, .kh = 3, .kw = 3,
+                             .stride = {1 + rnd(3), 1 + rnd(3)}, .pad = {rnd(4), rnd(4)}, .dil = {d, d},
+                             .h = 1 + rnd(12), .w = 1 + rnd(14)};
+    } while (pk_conv2d_geom_init(&t.g, msg, sizeof msg) != PTERA_OK);
+    t.bias = i % 2 != 0;
+    check_case(&t, i % 3 == 0);
+  }
   /* MobileNetV2's and ResNet-18's shapes, scaled down in extent */
   static const int64_t shapes[][8] = {
       /* c_in, c_out, groups, k, stride, pad, h, w */
