@@ -1,6 +1,8 @@
 /* Float layout copies: NHWC <-> NCHW around the NCHW convolution kernels
  * (kernels/cpu/conv2d.h) that DepthwiseConv2d and ConvTranspose2d use, and
- * the zero-padded NHWC copy of an asymmetrically padded Conv2d input. */
+ * the zero-padded NHWC copy of an asymmetrically padded Conv2d input. The
+ * layout changes are 2-D transposes per row (kernels/cpu/transpose.h). */
+#include "cpu/transpose.h"
 #include "xnnpack/xnn.h"
 
 typedef struct layout_job {
@@ -19,8 +21,7 @@ static void to_nchw_task(void *arg, size_t begin, size_t end) {
     size_t b = r / j->h, y = r % j->h;
     const float *src = j->in + r * j->w * j->c;
     float *o = j->out + b * j->c * j->oh * j->ow + (y + j->pad[0]) * j->ow + j->pad[2];
-    for (size_t ch = 0; ch < j->c; ch++, o += j->oh * j->ow)
-      for (size_t x = 0; x < j->w; x++) o[x] = src[x * j->c + ch];
+    pk_x32_transpose(src, j->c, o, j->oh * j->ow, j->w, j->c);
   }
 }
 
@@ -54,8 +55,7 @@ static void to_nhwc_task(void *arg, size_t begin, size_t end) {
     size_t b = r / j->oh, y = r % j->oh;
     const float *row = j->in + b * j->c * j->h * j->w + y * j->w;
     float *dst = j->out + r * j->ow * j->c;
-    for (size_t ch = 0; ch < j->c; ch++, row += j->h * j->w)
-      for (size_t x = 0; x < j->ow; x++) dst[x * j->c + ch] = row[x];
+    pk_x32_transpose(row, j->h * j->w, dst, j->c, j->c, j->ow);
   }
 }
 

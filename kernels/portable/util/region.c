@@ -1,14 +1,19 @@
 #include <string.h>
 
+#include "cpu/transpose.h"
 #include "portable/util/region.h"
 
 #define PK_TILE 16 /* elements per side of a transposing tile */
 
 /* dst(a, b) = d[a * dsa + b] from src(a, b) = s[a + b * ssb], a < na, b < nb
  * (element strides): a transpose, walked in square tiles so both sides stay
- * in cache. */
+ * in cache; 4-byte elements through the transpose micro-kernels. */
 static void copy_tiles(char *d, int64_t dsa, const char *s, int64_t ssb, int64_t na, int64_t nb,
                        size_t es) {
+  if (es == 4 && dsa > 0 && ssb > 0) {
+    pk_x32_transpose(s, (size_t)ssb, d, (size_t)dsa, (size_t)nb, (size_t)na);
+    return;
+  }
 #define PK_TILES(SZ)                                                                      \
   for (int64_t a0 = 0; a0 < na; a0 += PK_TILE)                                            \
     for (int64_t b0 = 0; b0 < nb; b0 += PK_TILE) {                                        \
