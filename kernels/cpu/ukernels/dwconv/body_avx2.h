@@ -14,7 +14,7 @@ PK_DW_INLINE void pk_dw_avx2(const float *in, const float *w, float bias, float 
   size_t next = 0;
   const float *rows[5];
   for (size_t oy = 0; oy < p->oh; oy++) {
-    pk_dw_stage(in, p, K, S, oy, &next, rows);
+    pk_dw_stage(in, p, K, S, oy, &next, rows, pk_dw_memcpy);
     float *orow = out + oy * p->ow;
     for (size_t ox = 0; ox < p->ow; ox += 8) {
       __m256 acc = vb;

@@ -21,14 +21,19 @@
  * ring slot (row mod PK_DW_RING(K)) up to the last row output row oy + 1
  * reads; *next is the first row not yet copied. A row's slot is reused only
  * PK_DW_RING(K) rows later, after every output row that reads it. */
+/* Copies n floats of a row (memcpy; a body may pass a vector copy, which
+ * beats a library call on the short rows of small planes). */
+typedef void (*pk_dw_copy_fn)(float *dst, const float *src, size_t n);
+PK_DW_INLINE void pk_dw_memcpy(float *dst, const float *src, size_t n) { memcpy(dst, src, n * sizeof *dst); }
+
 PK_DW_INLINE void pk_dw_stage(const float *in, const pk_dwconv2d_params *p, size_t K, size_t S, size_t oy,
-                              size_t *next, const float **rows) {
+                              size_t *next, const float **rows, pk_dw_copy_fn copy) {
   const size_t R = PK_DW_RING(K);
   const float *zero = p->scratch + R * p->wp;
   ptrdiff_t iy0 = (ptrdiff_t)(oy * S) - (ptrdiff_t)p->pad_t, last = iy0 + (ptrdiff_t)(K - 1 + S);
   if (last >= (ptrdiff_t)p->h) last = (ptrdiff_t)p->h - 1;
   for (; (ptrdiff_t)*next <= last; (*next)++)
-    memcpy(p->scratch + (*next % R) * p->wp + p->pad_l, in + *next * p->w, p->w * sizeof *p->scratch);
+    copy(p->scratch + (*next % R) * p->wp + p->pad_l, in + *next * p->w, p->w);
   for (size_t ky = 0; ky < K; ky++) {
     ptrdiff_t iy = iy0 + (ptrdiff_t)ky;
     rows[ky] = iy < 0 || iy >= (ptrdiff_t)p->h ? zero : p->scratch + ((size_t)iy % R) * p->wp;
