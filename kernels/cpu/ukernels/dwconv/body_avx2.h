@@ -7,6 +7,13 @@
 
 #include "cpu/ukernels/dwconv/dwconv_common.h"
 
+/* A staged row: whole vectors, then the tail element by element. */
+PK_DW_INLINE void pk_dw_copy_avx2(float *dst, const float *src, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(dst + i, _mm256_loadu_ps(src + i));
+  for (; i < n; i++) dst[i] = src[i];
+}
+
 PK_DW_INLINE void pk_dw_avx2(const float *in, const float *w, float bias, float *out,
                              const pk_dwconv2d_params *p, size_t K, size_t S) {
   const __m256 vb = _mm256_set1_ps(bias), vmin = _mm256_set1_ps(p->min), vmax = _mm256_set1_ps(p->max);
@@ -14,7 +21,7 @@ PK_DW_INLINE void pk_dw_avx2(const float *in, const float *w, float bias, float 
   size_t next = 0;
   const float *rows[5];
   for (size_t oy = 0; oy < p->oh; oy++) {
-    pk_dw_stage(in, p, K, S, oy, &next, rows, pk_dw_memcpy);
+    pk_dw_stage(in, p, K, S, oy, &next, rows, pk_dw_copy_avx2);
     float *orow = out + oy * p->ow;
     for (size_t ox = 0; ox < p->ow; ox += 8) {
       __m256 acc = vb;

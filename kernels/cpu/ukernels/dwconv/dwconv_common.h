@@ -21,8 +21,8 @@
  * ring slot (row mod PK_DW_RING(K)) up to the last row output row oy + 1
  * reads; *next is the first row not yet copied. A row's slot is reused only
  * PK_DW_RING(K) rows later, after every output row that reads it. */
-/* Copies n floats of a row (memcpy; a body may pass a vector copy, which
- * beats a library call on the short rows of small planes). */
+/* Copies n floats of a row: memcpy (the scalar body) or the vector bodies'
+ * own loop, which beats a library call on the short rows of small planes. */
 typedef void (*pk_dw_copy_fn)(float *dst, const float *src, size_t n);
 PK_DW_INLINE void pk_dw_memcpy(float *dst, const float *src, size_t n) { memcpy(dst, src, n * sizeof *dst); }
 
