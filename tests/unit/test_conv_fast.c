@@ -541,12 +541,15 @@ int main(void) {
     check_case(&t, i % 4 < 2 || i >= 16);
   }
   /* F(4x4, 3x3) on ResNet-like channel counts (the longest sums, where the
-   * transforms' rounding grows most), odd extents and channels, and few
-   * tile blocks with many output channels (shared over their rows). */
+   * transforms' rounding grows most), odd extents and channels, few tile
+   * blocks with many output channels (shared over their rows), wide rows. */
   static const int64_t wino4[][6] = {
       /* c_in, c_out, pad, h, w, n */
       {256, 40, 1, 26, 27, 1}, {512, 24, 0, 30, 27, 1}, {24, 130, 1, 20, 21, 1},
-      {17, 19, 2, 33, 41, 2},  {32, 48, 1, 40, 44, 1},  {129, 67, 0, 22, 22, 2}};
+      {17, 19, 2, 33, 41, 2},  {32, 48, 1, 40, 44, 1},  {129, 67, 0, 22, 22, 2},
+      /* wide rows: whole 16-tile runs of the vector transforms, read in
+       * place (the window inside the plane) and from a padded copy */
+      {20, 24, 0, 10, 90, 1},  {16, 20, 1, 9, 150, 1}};
   for (size_t i = 0; i < sizeof wino4 / sizeof wino4[0]; i++) {
     const int64_t *s = wino4[i];
     char msg[160];
