@@ -563,6 +563,24 @@ int main(void) {
     t.max = INFINITY;
     check_case(&t, true);
   }
+  /* F(2x2, 3x3) on wide, short planes: whole 16-tile runs, the last one
+   * ending at the plane's right edge (its window past the edge is padding) */
+  static const int64_t wino2[][6] = {/* c_in, c_out, pad_h, pad_w, h, w */
+                                     {16, 20, 1, 1, 6, 32}, {16, 24, 1, 1, 4, 64}, {17, 16, 0, 0, 6, 66},
+                                     {17, 16, 0, 1, 6, 64}};
+  for (size_t i = 0; i < sizeof wino2 / sizeof wino2[0]; i++) {
+    const int64_t *s = wino2[i];
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    t.g = (pk_conv2d_geom){.n = 1, .c_in = s[0], .c_out = s[1], .groups = 1, .kh = 3, .kw = 3,
+                           .stride = {1, 1}, .pad = {s[2], s[3]}, .dil = {1, 1}, .h = s[4], .w = s[5]};
+    CHECK(pk_conv2d_geom_init(&t.g, msg, sizeof msg) == PTERA_OK);
+    CHECK(pk_conv2d_wino_tile(&t.g) == 2);
+    t.bias = true;
+    t.min = -INFINITY;
+    t.max = INFINITY;
+    check_case(&t, i == 0);
+  }
   ptera_threadpool_destroy(pools[0]);
   ptera_threadpool_destroy(pools[1]);
   printf("conv_fast: %zu cases, %zu fast-path runs, %zu mismatching cases\n", cases, runs, mismatches);
