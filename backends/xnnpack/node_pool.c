@@ -2,8 +2,8 @@
  * p[]: padding t,r,b,l; pooling h,w; stride h,w; dilation h,w (ArgMax: only
  * padding and pooling size; stride = pooling size). Average and max pooling
  * between NCHW-resident values (xnn_residency.c) run on the planes through
- * the CPU path's pooling (kernels/cpu/pool2d.h; max pooling's indices go
- * to the scratch). */
+ * the CPU path's pooling (kernels/cpu/pool2d.h; max pooling without
+ * indices). */
 #include <math.h>
 
 #include "cpu/pool2d.h"
@@ -49,11 +49,6 @@ ptera_status px_pool_reshape(px_graph *g, const pf_xnn_node *n) {
   size_t dims[4] = {x->dims[0], (H - eh) / w.sh + 1, (W - ew) / w.sw + 1, x->dims[3]};
   st = px_set_shape(g, o, dims, 4);
   if (st == PTERA_OK && n->kind == PF_XNN_ARGMAX_POOL) st = px_set_shape(g, &g->v[n->out[1]], dims, 4);
-  if (st == PTERA_OK && n->kind == PF_XNN_MAX_POOL && x->nchw) {
-    size_t ws;
-    if (!px_f32_bytes4(px_numel(o), 2, 1, 1, &ws)) return px_fail(g, PTERA_INVALID_ARGUMENT, "output size overflows");
-    st = px_need_ws(g, ws); /* the indices pk_maxpool2d_f32 writes */
-  }
   return st;
 }
 
@@ -64,7 +59,7 @@ static void run_nchw(px_graph *g, const pf_xnn_node *n, const win *w) {
   if (n->kind == PF_XNN_MAX_POOL) {
     pk_maxpool2d_params p = {xv->dims[1], xv->dims[2], o->dims[1], o->dims[2], w->ph, w->pw, w->sh, w->sw,
                              w->dh,       w->dw,       w->pt,      w->pl};
-    pk_maxpool2d_f32(&p, planes, xv->data, o->data, px_ws(g), px_kctx(g));
+    pk_maxpool2d_f32(&p, planes, xv->data, o->data, NULL, px_kctx(g));
   } else { /* padded windows count only their taps inside the input, as pool_task */
     pk_avgpool2d_params p = {xv->dims[1], xv->dims[2], o->dims[1], o->dims[2], w->ph, w->pw, w->sh, w->sw,
                              w->pt,       w->pl,       0,          0};

@@ -295,11 +295,6 @@ static ptera_status build(px_graph *g, const ptera_backend_init_ctx *ctx) {
   g->cur = x->nnodes;
   if (st != PTERA_OK) return st;
   px_plan_residency(g);
-  /* scratch some nodes take only on NCHW-resident operands: a second sizing pass */
-  g->sizing = true;
-  st = reshape_all(g);
-  g->sizing = false;
-  if (st != PTERA_OK) return st;
   /* the scratch is the method's, sized by this request */
   return px_plan_buffers(g, g->packed_bytes + g->temp_need, ctx->max_memory_bytes);
 }

@@ -52,7 +52,7 @@ typedef struct maxpool_job {
 static void maxpool_task(void *arg, size_t begin, size_t end) {
   const maxpool_job *j = arg;
   size_t ip = j->p->h * j->p->w, op = j->p->oh * j->p->ow;
-  for (size_t i = begin; i < end; i++) j->fn(j->in + i * ip, j->out + i * op, j->idx + i * op, j->p);
+  for (size_t i = begin; i < end; i++) j->fn(j->in + i * ip, j->out + i * op, j->idx ? j->idx + i * op : NULL, j->p);
 }
 
 void pk_maxpool2d_f32(const pk_maxpool2d_params *p, size_t planes, const float *in, float *out, int64_t *idx,

@@ -7,7 +7,8 @@
 #include "cpu/ukernels/pool/pool.h"
 #include "ptera/kernel.h"
 
-/* planes consecutive h x w planes of in to oh x ow planes of out and idx. */
+/* planes consecutive h x w planes of in to oh x ow planes of out and idx
+ * (NULL: the indices are not computed; the same values). */
 PT_FUNC void pk_maxpool2d_f32(const pk_maxpool2d_params *p, size_t planes, const float *in, float *out,
                               int64_t *idx, ptera_kernel_ctx *ctx);
 /* planes consecutive h x w planes of in to oh x ow planes of out. */

@@ -7,7 +7,7 @@ void pk_f32_maxpool2d_scalar(const float *in, float *out, int64_t *idx, const pk
   for (size_t oy = 0; oy < p->oh; oy++) {
     size_t k0, k1;
     pk_mp_rows(p, oy, &k0, &k1);
-    pk_mp_span(in, out + oy * p->ow, idx + oy * p->ow, p, k0, k1, oy, 0, p->ow);
+    pk_mp_span(in, out + oy * p->ow, idx ? idx + oy * p->ow : NULL, p, k0, k1, oy, 0, p->ow);
   }
 }
 

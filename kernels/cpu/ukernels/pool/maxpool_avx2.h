@@ -19,7 +19,7 @@ PK_MP_INLINE void pk_mp_avx2(const float *in, float *out, int64_t *idx, const pk
     size_t k0, k1;
     pk_mp_rows(p, oy, &k0, &k1);
     float *orow = out + oy * p->ow;
-    int64_t *irow = idx + oy * p->ow;
+    int64_t *irow = idx ? idx + oy * p->ow : NULL;
     pk_mp_span(in, orow, irow, p, k0, k1, oy, 0, lo);
     pk_mp_span(in, orow, irow, p, k0, k1, oy, k0 == k1 ? lo : vend, p->ow);
     for (size_t ox = lo; ox < vend && k0 < k1; ox += 8) {
@@ -47,6 +47,7 @@ PK_MP_INLINE void pk_mp_avx2(const float *in, float *out, int64_t *idx, const pk
         }
       }
       _mm256_storeu_ps(orow + ox, best);
+      if (!irow) continue;
       _mm256_storeu_si256((__m256i *)(irow + ox), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(bi)));
       _mm256_storeu_si256((__m256i *)(irow + ox + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(bi, 1)));
     }

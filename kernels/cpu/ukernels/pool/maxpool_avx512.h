@@ -21,8 +21,12 @@ PK_MP_INLINE __m512 pk_mp_tap16(const float *r, size_t S, __mmask16 m, __mmask16
   return _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(mlo, r), even, _mm512_maskz_loadu_ps(mhi, r + 16));
 }
 
-/* 16 outputs and their indices (lanes past m not written). */
+/* 16 outputs and their indices (lanes past m not written; ix NULL: values only). */
 PK_MP_INLINE void pk_mp_store16(float *o, int64_t *ix, __mmask16 m, __m512 val, __m512i bi) {
+  if (!ix) {
+    _mm512_mask_storeu_ps(o, m, val);
+    return;
+  }
   __m512i i0 = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(bi)), i1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(bi, 1));
   _mm512_mask_storeu_ps(o, m, val);
   _mm512_mask_storeu_epi64(ix, (__mmask8)(m & 0xff), i0);
@@ -38,19 +42,27 @@ PK_MP_INLINE void pk_mp_take(__m512 v, __m512 best, __mmask16 nan, __m512i idx, 
   *bi = _mm512_mask_mov_epi32(*bi, hit, idx);
 }
 
+/* Lanes of v holding -0: with +0 in the same window the maximum's sign is
+ * the first zero's, which the reverse scan finds (the max tree may not). */
+PK_MP_INLINE __mmask16 pk_mp_negz(__m512 v) {
+  return _mm512_cmpeq_epi32_mask(_mm512_castps_si512(v), _mm512_set1_epi32((int)0x80000000u));
+}
+
 /* The 3x3 window (dilation 1, all rows inside) of 16 outputs held in
  * registers: the maximum by a tree, then the taps in reverse order as below. */
 PK_MP_INLINE void pk_mp_3x3_16(const float *r, size_t w, size_t S, __mmask16 m, __mmask16 mlo, __mmask16 mhi,
-                               __m512i even, __m512i base, __m512 *val, __m512i *bi) {
+                               __m512i even, __m512i base, bool want_index, __m512 *val, __m512i *bi) {
   __m512 v[9];
   for (int t = 0; t < 9; t++) v[t] = pk_mp_tap16(r + (size_t)(t / 3) * w + (size_t)(t % 3), S, m, mlo, mhi, even);
   __m512 a = _mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]));
   __m512 b = _mm512_max_ps(_mm512_max_ps(v[4], v[5]), _mm512_max_ps(v[6], v[7]));
   __m512 best = _mm512_max_ps(_mm512_max_ps(a, b), v[8]);
-  __mmask16 nan = 0;
+  __mmask16 nan = 0, negz = 0;
   for (int t = 0; t < 9; t++) nan |= _mm512_cmp_ps_mask(v[t], v[t], _CMP_UNORD_Q);
+  for (int t = 0; !want_index && t < 9; t++) negz |= pk_mp_negz(v[t]);
   *val = best;
   *bi = base;
+  if (!want_index && !nan && !negz) return; /* values only: the maximum is the value */
   for (int t = 8; t >= 0; t--)
     pk_mp_take(v[t], best, nan, _mm512_add_epi32(base, _mm512_set1_epi32((int)((size_t)(t / 3) * w + (size_t)(t % 3)))),
                val, bi);
@@ -61,7 +73,9 @@ PK_MP_INLINE void pk_mp_3x3_16(const float *r, size_t w, size_t S, __mmask16 m, 
  * then the taps in reverse order, each equal to it (or a NaN where the
  * lane has one) taking the lane's index and value, so the first such tap
  * in scan order wins: the first maximum (of -0 and +0, the first), the
- * first NaN with its bits, the first tap when every value is -inf. */
+ * first NaN with its bits, the first tap when every value is -inf.
+ * Without indices (idx NULL) the second pass runs only for the vectors
+ * with a NaN or a -0 tap; elsewhere the maximum is the value. */
 PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const pk_maxpool2d_params *p, size_t S) {
   size_t lo, hi;
   pk_mp_interior(p, S, &lo, &hi);
@@ -72,7 +86,7 @@ PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const 
     size_t k0, k1;
     pk_mp_rows(p, oy, &k0, &k1);
     float *orow = out + oy * p->ow;
-    int64_t *irow = idx + oy * p->ow;
+    int64_t *irow = idx ? idx + oy * p->ow : NULL;
     pk_mp_span(in, orow, irow, p, k0, k1, oy, 0, lo);
     pk_mp_span(in, orow, irow, p, k0, k1, oy, hi, p->ow);
     if (k0 == k1) {
@@ -89,17 +103,18 @@ PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const 
       __m512i bi;
       if (p->kh == 3 && p->kw == 3 && p->dh == 1 && p->dw == 1 && k0 == 0 && k1 == 3) {
         pk_mp_3x3_16(in + y0 * p->w + x0, p->w, S, m, mlo, mhi, even,
-                     _mm512_add_epi32(_mm512_set1_epi32((int)(y0 * p->w + x0)), lane), &val, &bi);
-        pk_mp_store16(orow + ox, irow + ox, m, val, bi);
+                     _mm512_add_epi32(_mm512_set1_epi32((int)(y0 * p->w + x0)), lane), irow != NULL, &val, &bi);
+        pk_mp_store16(orow + ox, irow ? irow + ox : NULL, m, val, bi);
         continue;
       }
       __m512 acc = _mm512_set1_ps(-INFINITY), other = acc;
-      __mmask16 nan = 0;
+      __mmask16 nan = 0, negz = 0;
       for (size_t ky = k0; ky < k1; ky++) {
         const float *r = in + (y0 + ky * p->dh) * p->w + x0;
         for (size_t kx = 0; kx < p->kw; kx++) {
           __m512 v = pk_mp_tap16(r + kx * p->dw, S, m, mlo, mhi, even), next = _mm512_max_ps(v, acc);
           nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+          if (!irow) negz |= pk_mp_negz(v);
           acc = other; /* alternate the two chains */
           other = next;
         }
@@ -107,7 +122,7 @@ PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const 
       __m512 best = _mm512_max_ps(acc, other);
       val = best;
       bi = _mm512_setzero_si512();
-      for (size_t ky = k1; ky-- > k0;) {
+      for (size_t ky = k1; ky-- > k0 && (irow || nan || negz);) { /* values only, else: the maximum */
         size_t y = y0 + ky * p->dh;
         const float *r = in + y * p->w + x0;
         for (size_t kx = p->kw; kx-- > 0;) {
@@ -116,7 +131,7 @@ PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const 
                      &bi);
         }
       }
-      pk_mp_store16(orow + ox, irow + ox, m, val, bi);
+      pk_mp_store16(orow + ox, irow ? irow + ox : NULL, m, val, bi);
     }
   }
 }

@@ -28,7 +28,8 @@ PK_MP_INLINE void pk_mp_rows(const pk_maxpool2d_params *p, size_t oy, size_t *k0
   *k1 = b;
 }
 
-/* One output with every tap checked (edges, and the scalar twin). */
+/* One output with every tap checked (edges, and the scalar twin); idx may
+ * be NULL (no index written). */
 PK_MP_INLINE void pk_mp_pixel(const float *in, float *out, int64_t *idx, const pk_maxpool2d_params *p,
                               size_t k0, size_t k1, size_t oy, size_t ox) {
   ptrdiff_t y0 = (ptrdiff_t)(oy * p->sh) - (ptrdiff_t)p->pad_t;
@@ -50,12 +51,12 @@ PK_MP_INLINE void pk_mp_pixel(const float *in, float *out, int64_t *idx, const p
     }
   }
   *out = best;
-  *idx = bi;
+  if (idx) *idx = bi;
 }
 
 PK_MP_INLINE void pk_mp_span(const float *in, float *orow, int64_t *irow, const pk_maxpool2d_params *p,
                              size_t k0, size_t k1, size_t oy, size_t from, size_t to) {
-  for (size_t ox = from; ox < to; ox++) pk_mp_pixel(in, orow + ox, irow + ox, p, k0, k1, oy, ox);
+  for (size_t ox = from; ox < to; ox++) pk_mp_pixel(in, orow + ox, irow ? irow + ox : NULL, p, k0, k1, oy, ox);
 }
 
 #endif

@@ -19,7 +19,7 @@ PK_MP_INLINE void pk_mp_neon(const float *in, float *out, int64_t *idx, const pk
     size_t k0, k1;
     pk_mp_rows(p, oy, &k0, &k1);
     float *orow = out + oy * p->ow;
-    int64_t *irow = idx + oy * p->ow;
+    int64_t *irow = idx ? idx + oy * p->ow : NULL;
     pk_mp_span(in, orow, irow, p, k0, k1, oy, 0, lo);
     pk_mp_span(in, orow, irow, p, k0, k1, oy, k0 == k1 ? lo : vend, p->ow);
     for (size_t ox = lo; ox < vend && k0 < k1; ox += 4) {
@@ -39,6 +39,7 @@ PK_MP_INLINE void pk_mp_neon(const float *in, float *out, int64_t *idx, const pk
         }
       }
       vst1q_f32(orow + ox, best);
+      if (!irow) continue;
       vst1q_s64(irow + ox, vmovl_s32(vget_low_s32(bi)));
       vst1q_s64(irow + ox + 2, vmovl_s32(vget_high_s32(bi)));
     }

@@ -4,7 +4,7 @@
  * takes any stride): out[oy][ox] = the largest in[y][x] over the window's
  * taps y = oy*sh - pad_t + ky*dh, x = ox*sw - pad_l + kx*dw inside the
  * input, scanned row by row; the first maximum wins, a NaN beats any
- * number and the first NaN stays; idx gets y*w + x of the winner (the
+ * number and the first NaN stays; idx (when not NULL) gets y*w + x of the winner (the
  * window's first tap when every value is -inf). As the portable kernel.
  * h * w must be below 2^31 (indices are kept in 32 bits).
  *
