@@ -78,4 +78,13 @@ PT_FUNC ptera_status pk_fused_rms_norm_prepare(ptera_kernel_prepare_ctx *ctx, pt
                                                size_t nargs);
 PT_FUNC ptera_status pk_fused_rms_norm_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
 
+/* max_pool2d_with_indices whose indices nothing reads: the values only (the
+ * indices tensor is left as it was). Arguments as the op's (self, kernel,
+ * stride, padding, dilation, ceil_mode, out); f32, contiguous, static,
+ * [C, H, W] or [N, C, H, W]. */
+enum { PK_FM_IN, PK_FM_K, PK_FM_S, PK_FM_P, PK_FM_D, PK_FM_CEIL, PK_FM_OUT, PK_FM_NARGS };
+PT_FUNC ptera_status pk_fused_maxpool_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **args,
+                                              size_t nargs);
+PT_FUNC ptera_status pk_fused_maxpool_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t nargs);
+
 #endif

@@ -8,6 +8,7 @@ set(SOURCES
   bmm_strided.c
   conv_bn_act.c
   linear_act.c
+  max_pool.c
   rms_norm.c
   scale_softmax.c
 )

@@ -12,7 +12,7 @@
 static const pr_fuse_matcher matchers[] = {pr_fuse_match_conv, pr_fuse_match_linear,
                                               pr_fuse_match_add, pr_fuse_match_bmm,
                                               pr_fuse_match_softmax,
-                                              pr_fuse_match_rms_norm};
+                                              pr_fuse_match_rms_norm, pr_fuse_match_maxpool};
 
 /* Jumps and moves make value flow depend on the path taken: such chains
  * run as written. */
@@ -74,7 +74,7 @@ static ptera_status fuse_chain(ptera_method *m, uint32_t c) {
       bool found = false;
       ptera_status st = matchers[p](m, chain, k, &mt, &found);
       if (st != PTERA_OK) return st;
-      if (!found || mt.span < 2 || k + mt.span > chain->ninstrs ||
+      if (!found || mt.span < 1 || k + mt.span > chain->ninstrs ||
           !pr_fuse_group_private(m, c, k, &mt))
         continue;
       pr_fused *g = NULL;

@@ -17,7 +17,7 @@ typedef struct pr_fused {
   ptera_kernel_fn run;
   ptera_value **args;
   uint32_t nargs;
-  uint32_t span;    /* instructions covered, >= 2 */
+  uint32_t span;    /* instructions covered, >= 1 */
   void *state;      /* from the fused prepare */
 } pr_fused;
 
@@ -37,7 +37,7 @@ typedef struct pr_fuse_match {
   uint32_t span;
 } pr_fuse_match;
 
-/* A matcher: 0 = no match at k, else fills *mt (span >= 2). A status other
+/* A matcher: 0 = no match at k, else fills *mt (span >= 1). A status other
  * than OK (out of memory) fails method load. */
 typedef ptera_status (*pr_fuse_matcher)(ptera_method *m, const pf_chain *chain, uint32_t k,
                                         pr_fuse_match *mt, bool *found);
@@ -166,5 +166,7 @@ PT_FUNC ptera_status pr_fuse_match_softmax(ptera_method *m, const pf_chain *chai
                                            pr_fuse_match *mt, bool *found);
 PT_FUNC ptera_status pr_fuse_match_rms_norm(ptera_method *m, const pf_chain *chain, uint32_t k,
                                             pr_fuse_match *mt, bool *found);
+PT_FUNC ptera_status pr_fuse_match_maxpool(ptera_method *m, const pf_chain *chain, uint32_t k,
+                                           pr_fuse_match *mt, bool *found);
 
 #endif

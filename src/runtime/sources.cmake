@@ -18,6 +18,7 @@ set(SOURCES
   fuse_linear.c
   fuse_softmax.c
   fuse_match.c
+  fuse_maxpool.c
   fuse_rms_norm.c
   fuse_safety.c
   fuse_view.c

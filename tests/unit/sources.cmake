@@ -29,6 +29,7 @@ set(SOURCES
   test_fuse_conv.c
   test_fuse_linear.c
   test_fuse_linear_act.c
+  test_fuse_maxpool.c
   test_fuse_rmsnorm.c
   test_fuse_softmax.c
   test_gemm.c
