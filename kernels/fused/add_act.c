@@ -2,7 +2,8 @@
  * f32, contiguous, static, all three of one shape (a broadcast declines and
  * runs as written). Element i reads self[i] and other[i] before writing
  * out[i], so out may be either input; an out that overlaps an input at
- * another offset is staged in the kernel scratch. */
+ * another offset is staged in the kernel scratch. Large tensors are split
+ * over the threads. */
 #include <string.h>
 
 #include "fused/fused.h"
@@ -41,6 +42,26 @@ ptera_status pk_fused_add_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **a
   return PTERA_OK;
 }
 
+#define FA_GRAIN ((size_t)1 << 15) /* elements a task takes, at least */
+
+typedef struct fa_job {
+  const float *a, *b;
+  float *dst;
+  float alpha, min, max;
+} fa_job;
+
+/* Elements [begin, end): element i reads a[i] and b[i] before writing dst[i]. */
+static void fa_task(void *arg, size_t begin, size_t end) {
+  const fa_job *j = arg;
+  float alpha = j->alpha, lo = j->min, hi = j->max;
+  for (size_t i = begin; i < end; i++) {
+    float v = alpha == 1.0f ? j->a[i] + j->b[i] : j->a[i] + alpha * j->b[i];
+    if (v < lo) v = lo; /* NaN compares false both ways: kept */
+    if (v > hi) v = hi;
+    j->dst[i] = v;
+  }
+}
+
 /* out shares memory with t, not element for element. */
 static bool skewed(const void *out, const void *t, size_t n) {
   return out != t && pk_fused_overlap(out, n, t, n);
@@ -58,13 +79,8 @@ ptera_status pk_fused_add_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
     return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
                              "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",
                              ptera_kernel_op_name(ctx), s->bytes);
-  float alpha = s->alpha, lo = s->min, hi = s->max;
-  for (size_t i = 0; i < n; i++) {
-    float v = alpha == 1.0f ? a[i] + b[i] : a[i] + alpha * b[i];
-    if (v < lo) v = lo; /* NaN compares false both ways: kept */
-    if (v > hi) v = hi;
-    dst[i] = v;
-  }
+  fa_job j = {a, b, dst, s->alpha, s->min, s->max};
+  ptera_kernel_parallel_for(ctx, n, FA_GRAIN, fa_task, &j);
   if (stage) memcpy(out, dst, s->bytes);
   return PTERA_OK;
 }

@@ -3,7 +3,8 @@
  * kernels one by one): random shapes and alphas, NaN / +-inf / -0.0
  * inputs, the output in an input's memory (in place, or at another offset:
  * staged); the hook tells whether the group fused. Not fused: the sum read
- * again later, a broadcast. */
+ * again later, a broadcast. Tensors past the split size also run on a
+ * 2-thread pool (the elements cut over the threads). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "check.h"
 #include "emit_util.h"
+#include "ptera/threadpool.h"
 
 static uint32_t rng = 991u;
 
@@ -38,10 +40,13 @@ static void hook(void *user, const ptera_instr_event *ev) {
   if (!ev->end && strncmp(ev->name, "fused:add+", 10) == 0) fused_events++;
 }
 
+static ptera_threadpool *pool; /* NULL: the calling thread */
+
 static float *run(ptera_program *p, uint32_t flags, const float *a, const float *b,
                   const int32_t *as, const int32_t *bs, size_t na, size_t nb, size_t nout) {
   ptera_method_options mo = PTERA_METHOD_OPTIONS_INIT;
   mo.flags = flags;
+  mo.threadpool = pool;
   ptera_method *m = NULL;
   float *out = NULL;
   bool ok = ptera_method_create(p, "forward", &mo, &m) == PTERA_OK;
@@ -159,5 +164,11 @@ int main(void) {
   check_case(&(cfg){4, 33, 1.0, true, true, false, false, OUT_SKEWED, ACT_RELU});
   check_case(&(cfg){4, 33, 1.0, true, false, true, false, OUT_APART, ACT_RELU});
   check_case(&(cfg){4, 33, 2.0, true, false, false, true, OUT_APART, ACT_HARDTANH});
+  CHECK(ptera_threadpool_create(2, NULL, &pool) == PTERA_OK);
+  for (int i = 0; i < 6; i++) /* 77,100 elements: three tasks of the split */
+    check_case(&(cfg){300, 257, i < 3 ? 1.0 : -0.5, i < 3, i % 2 == 0, false, false, (enum place)(i % 3),
+                      (enum act)(i % 3)});
+  ptera_threadpool_destroy(pool);
+  pool = NULL;
   return check_summary("fuse_add_act");
 }
