@@ -34,9 +34,10 @@ static void dw3x3(const pk_dwconv_nhwc_row *p, float *out) {
       __m512 acc[3] = {b, _mm512_setzero_ps(), _mm512_setzero_ps()}; /* one chain per tap row */
       for (size_t ky = 0; ky < 3; ky++) {
         if (!rows[ky]) continue;
-        const float *x = rows[ky] + c + (ox * p->stride - p->pad_l) * C;
-        for (size_t kx = k0; kx < k1; kx++)
-          acc[ky] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, x + kx * p->dil * C), w[ky * 3 + kx], acc[ky]);
+        for (size_t kx = k0; kx < k1; kx++) { /* taps inside the row: the column is at least pad_l */
+          const float *x = rows[ky] + (ox * p->stride + kx * p->dil - p->pad_l) * C + c;
+          acc[ky] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, x), w[ky * 3 + kx], acc[ky]);
+        }
       }
       __m512 v = _mm512_add_ps(_mm512_add_ps(acc[0], acc[1]), acc[2]);
       _mm512_mask_storeu_ps(out + ox * C + c, m, _mm512_min_ps(_mm512_max_ps(v, vmin), vmax));
