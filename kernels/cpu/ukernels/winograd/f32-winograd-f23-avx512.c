@@ -9,9 +9,8 @@
  * into the output rows by permutes, rows and columns past the plane left
  * out by masks. Same arithmetic as the scalar twin (additions only). */
 #include <immintrin.h>
-#include <string.h>
 
-#include "cpu/ukernels/winograd/winograd.h"
+#include "cpu/ukernels/winograd/wino_run.h"
 
 #define RUN 16              /* tiles a run */
 #define WIN_W (2 * RUN + 2) /* window row: 34 columns */
@@ -60,25 +59,11 @@ static void input_run(const float *row, size_t stride, float *v, size_t a_stride
 void pk_f32_wino23_input_avx512(const pk_wino_plane *p, const float *in, size_t t0, size_t n, float *v,
                                 size_t a_stride) {
   float win[4 * WIN_W];
-  for (size_t l = 0; l < n;) {
-    size_t t = t0 + l, ty = t / p->tiles_w, tx = t % p->tiles_w, cnt = p->tiles_w - tx;
-    if (cnt > n - l) cnt = n - l;
-    if (cnt > RUN) cnt = RUN;
-    ptrdiff_t y0 = (ptrdiff_t)(2 * ty) - (ptrdiff_t)p->pad_h, x0 = (ptrdiff_t)(2 * tx) - (ptrdiff_t)p->pad_w;
-    if (y0 >= 0 && y0 + 4 <= (ptrdiff_t)p->h && x0 >= 0 && x0 + WIN_W <= (ptrdiff_t)p->w) {
-      input_run(in + (size_t)y0 * p->w + (size_t)x0, p->w, v + l, a_stride, first(cnt));
-    } else { /* the window, zero outside the plane and past the run */
-      ptrdiff_t W = (ptrdiff_t)(2 * cnt + 2), c0 = x0 < 0 ? -x0 : 0;
-      ptrdiff_t c1 = (ptrdiff_t)p->w - x0 < W ? (ptrdiff_t)p->w - x0 : W;
-      memset(win, 0, sizeof win);
-      for (ptrdiff_t r = 0; r < 4; r++) {
-        ptrdiff_t y = y0 + r;
-        if (y >= 0 && y < (ptrdiff_t)p->h && c1 > c0)
-          memcpy(win + r * WIN_W + c0, in + (size_t)y * p->w + (size_t)(x0 + c0), (size_t)(c1 - c0) * sizeof *win);
-      }
-      input_run(win, WIN_W, v + l, a_stride, first(cnt));
-    }
-    l += cnt;
+  for (size_t l = 0, ty, tx, cnt; l < n; l += cnt) {
+    cnt = wino_run_tiles(p, t0, l, n, RUN, &ty, &tx);
+    size_t stride;
+    const float *row = wino_run_window(p, in, ty, tx, cnt, 2, 4, WIN_W, win, &stride);
+    input_run(row, stride, v + l, a_stride, first(cnt));
   }
 }
 
@@ -88,10 +73,8 @@ void pk_f32_wino23_output_avx512(const pk_wino_plane *p, const float *m, size_t 
   /* output column 2l + e is lane l of e's vector: the first 8 tiles, then the rest */
   const __m512i ilo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
   const __m512i ihi = _mm512_add_epi32(ilo, _mm512_set1_epi32(8));
-  for (size_t l = 0; l < n;) {
-    size_t t = t0 + l, ty = t / p->tiles_w, tx = t % p->tiles_w, cnt = p->tiles_w - tx;
-    if (cnt > n - l) cnt = n - l;
-    if (cnt > RUN) cnt = RUN;
+  for (size_t l = 0, ty, tx, cnt; l < n; l += cnt) {
+    cnt = wino_run_tiles(p, t0, l, n, RUN, &ty, &tx);
     __mmask16 mk = first(cnt);
     __m512 s[2][4]; /* s[i][c] = (A^T m)[i][c] */
     for (int c = 0; c < 4; c++) {
@@ -111,6 +94,5 @@ void pk_f32_wino23_output_avx512(const pk_wino_plane *p, const float *m, size_t 
       _mm512_mask_storeu_ps(o, first(cols), y0);
       if (cols > 16) _mm512_mask_storeu_ps(o + 16, first(cols - 16), y1);
     }
-    l += cnt;
   }
 }

@@ -10,9 +10,8 @@
  * left out by masks. Same arithmetic as the scalar twin up to rounding
  * (fused multiply-adds, the two passes in the other order). */
 #include <immintrin.h>
-#include <string.h>
 
-#include "cpu/ukernels/winograd/winograd.h"
+#include "cpu/ukernels/winograd/wino_run.h"
 
 #define RUN 16              /* tiles a run */
 #define WIN_W (4 * RUN + 4) /* window row: 66 columns read, 68 loaded */
@@ -86,25 +85,11 @@ static void input_run(const float *row, size_t stride, float *v, size_t a_stride
 void pk_f32_wino43_input_avx512(const pk_wino_plane *p, const float *in, size_t t0, size_t n, float *v,
                                 size_t a_stride) {
   float win[6 * WIN_W];
-  for (size_t l = 0; l < n;) {
-    size_t t = t0 + l, ty = t / p->tiles_w, tx = t % p->tiles_w, cnt = p->tiles_w - tx;
-    if (cnt > n - l) cnt = n - l;
-    if (cnt > RUN) cnt = RUN;
-    ptrdiff_t y0 = (ptrdiff_t)(4 * ty) - (ptrdiff_t)p->pad_h, x0 = (ptrdiff_t)(4 * tx) - (ptrdiff_t)p->pad_w;
-    if (y0 >= 0 && y0 + 6 <= (ptrdiff_t)p->h && x0 >= 0 && x0 + WIN_W <= (ptrdiff_t)p->w) {
-      input_run(in + (size_t)y0 * p->w + (size_t)x0, p->w, v + l, a_stride, first(cnt));
-    } else { /* the window, zero outside the plane and past the run */
-      ptrdiff_t W = (ptrdiff_t)(4 * cnt + 2), c0 = x0 < 0 ? -x0 : 0;
-      ptrdiff_t c1 = (ptrdiff_t)p->w - x0 < W ? (ptrdiff_t)p->w - x0 : W;
-      memset(win, 0, sizeof win);
-      for (ptrdiff_t r = 0; r < 6; r++) {
-        ptrdiff_t y = y0 + r;
-        if (y >= 0 && y < (ptrdiff_t)p->h && c1 > c0)
-          memcpy(win + r * WIN_W + c0, in + (size_t)y * p->w + (size_t)(x0 + c0), (size_t)(c1 - c0) * sizeof *win);
-      }
-      input_run(win, WIN_W, v + l, a_stride, first(cnt));
-    }
-    l += cnt;
+  for (size_t l = 0, ty, tx, cnt; l < n; l += cnt) {
+    cnt = wino_run_tiles(p, t0, l, n, RUN, &ty, &tx);
+    size_t stride;
+    const float *row = wino_run_window(p, in, ty, tx, cnt, 4, 6, WIN_W, win, &stride);
+    input_run(row, stride, v + l, a_stride, first(cnt));
   }
 }
 
@@ -134,10 +119,8 @@ static void store_row(float *o, const __m512 e[4], size_t cols) {
 void pk_f32_wino43_output_avx512(const pk_wino_plane *p, const float *m, size_t a_stride, size_t t0, size_t n,
                                  float bias, float min, float max, float *out) {
   const __m512 vb = _mm512_set1_ps(bias), lo = _mm512_set1_ps(min), hi = _mm512_set1_ps(max);
-  for (size_t l = 0; l < n;) {
-    size_t t = t0 + l, ty = t / p->tiles_w, tx = t % p->tiles_w, cnt = p->tiles_w - tx;
-    if (cnt > n - l) cnt = n - l;
-    if (cnt > RUN) cnt = RUN;
+  for (size_t l = 0, ty, tx, cnt; l < n; l += cnt) {
+    cnt = wino_run_tiles(p, t0, l, n, RUN, &ty, &tx);
     __mmask16 mk = first(cnt);
     __m512 s[4][6]; /* s[i][c] = (A^T m)[i][c] */
     for (int c = 0; c < 6; c++) {
@@ -153,6 +136,5 @@ void pk_f32_wino43_output_avx512(const pk_wino_plane *p, const float *m, size_t 
       for (int k = 0; k < 4; k++) e[k] = _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(e[k], vb))); /* NaN kept */
       store_row(out + (4 * ty + i) * p->ow + 4 * tx, e, cols);
     }
-    l += cnt;
   }
 }
