@@ -1,13 +1,19 @@
 /* The thread pool on POSIX threads (PTERA_THREADS=ON; the only file that
  * uses pthreads). Built for a shared, noisy host:
  *  - the caller takes chunks too, so a loop finishes even if no worker runs;
- *  - chunks are claimed one at a time from a counter, so a descheduled
- *    worker holds up only the chunk it claimed;
+ *  - chunks are claimed one at a time, so a descheduled worker holds up
+ *    only the chunk it claimed;
+ *  - each thread has a home range of the chunks, the same share of [0, n)
+ *    in every loop (the caller the first, worker i the (i+1)-th), claimed
+ *    from its front; a thread whose range is empty takes chunks from the
+ *    back of another's. Kernels that cut their work the same way in
+ *    consecutive loops (the rows of a plane, layer after layer) then read
+ *    mostly what the same thread wrote, in its own core's cache;
  *  - workers spin briefly for the next loop (kernels come back to back),
  *    then sleep on a condition variable;
  *  - counters are 32-bit atomics (no 64-bit atomics on small targets).
- * A claim reads the loop's description only after taking a chunk from
- * `remaining`, and the caller rewrites it only after every chunk is `done`,
+ * A claim reads the loop's description only after taking a chunk from a
+ * range, and the caller rewrites it only after every chunk is `done`,
  * so a worker that wakes late can never run a stale or half-written loop. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -17,20 +23,32 @@
 #include "ptera/threadpool.h"
 
 #define PR_POOL_SPIN 4000u
-#define PR_POOL_CHUNKS_PER_THREAD 4u
+#define PR_POOL_CHUNKS_PER_THREAD 4u /* at most 4 * PTERA_MAX_THREADS chunks: 16 bits each below */
+
+/* A thread's home range of the loop in flight: next << 16 | end. */
+typedef struct pool_lane {
+  _Alignas(64) atomic_uint range;
+} pool_lane;
+
+/* What a worker thread is given: its pool and its lane. */
+typedef struct pool_worker {
+  struct ptera_threadpool *pool;
+  size_t lane;
+} pool_worker;
 
 struct ptera_threadpool {
   const ptera_allocator *allocator;
   size_t nthreads; /* the caller included */
   size_t nstarted; /* workers running */
   pthread_t *threads;
+  pool_worker *workers;
+  pool_lane *lanes; /* one per thread, the caller's first */
   pthread_mutex_t mu;
   pthread_cond_t wake;     /* workers: a new loop or stop */
   pthread_cond_t finished; /* the caller: the last chunk is done */
   atomic_flag busy;        /* a loop holds the workers */
   atomic_uint gen;         /* bumped once per loop */
   atomic_uint stop;
-  atomic_uint remaining;   /* chunks not claimed yet */
   atomic_uint done;        /* chunks finished */
   /* The loop in flight (see above for who may touch it when). */
   ptera_task_fn fn;
@@ -47,22 +65,36 @@ static void cpu_relax(void) {
 #endif
 }
 
-/* Claims and runs chunks until none is left. */
-static void run_chunks(ptera_threadpool *p, int is_caller) {
+/* Takes a chunk from lane l's range, its front or (stealing) its back. */
+static int take_chunk(pool_lane *l, int back, unsigned *chunk) {
+  unsigned v = atomic_load_explicit(&l->range, memory_order_acquire);
   for (;;) {
-    unsigned r = atomic_load_explicit(&p->remaining, memory_order_acquire);
-    do {
-      if (r == 0) return;
-    } while (!atomic_compare_exchange_weak_explicit(&p->remaining, &r, r - 1, memory_order_acq_rel,
-                                                    memory_order_acquire));
+    unsigned next = v >> 16, end = v & 0xffffu;
+    if (next >= end) return 0;
+    unsigned nv = back ? (next << 16 | (end - 1)) : ((next + 1) << 16 | end);
+    if (atomic_compare_exchange_weak_explicit(&l->range, &v, nv, memory_order_acq_rel, memory_order_acquire)) {
+      *chunk = back ? end - 1 : next;
+      return 1;
+    }
+  }
+}
+
+/* Claims and runs chunks, its own lane's first, until none is left. */
+static void run_chunks(ptera_threadpool *p, size_t self) {
+  size_t lanes = p->nstarted + 1;
+  for (;;) {
+    unsigned c;
+    int got = take_chunk(&p->lanes[self], 0, &c);
+    for (size_t k = 1; !got && k < lanes; k++) got = take_chunk(&p->lanes[(self + k) % lanes], 1, &c);
+    if (!got) return;
     /* The chunk is ours: the loop cannot change until we report it done. */
     ptera_task_fn fn = p->fn;
     void *arg = p->arg;
-    size_t total = p->nchunks, begin = (total - r) * p->chunk;
+    size_t total = p->nchunks, begin = c * p->chunk;
     size_t end = p->n - begin < p->chunk ? p->n : begin + p->chunk;
     fn(arg, begin, end);
     unsigned d = atomic_fetch_add_explicit(&p->done, 1, memory_order_acq_rel) + 1;
-    if (d == total && !is_caller) {
+    if (d == total && self != 0) {
       pthread_mutex_lock(&p->mu);
       pthread_cond_signal(&p->finished);
       pthread_mutex_unlock(&p->mu);
@@ -71,7 +103,8 @@ static void run_chunks(ptera_threadpool *p, int is_caller) {
 }
 
 static void *worker_main(void *arg) {
-  ptera_threadpool *p = arg;
+  pool_worker *w = arg;
+  ptera_threadpool *p = w->pool;
   unsigned seen = 0; /* gen at create: a worker that starts late still joins the first loop */
   for (;;) {
     unsigned spins = 0;
@@ -89,7 +122,7 @@ static void *worker_main(void *arg) {
     }
     if (atomic_load_explicit(&p->stop, memory_order_acquire)) return NULL;
     seen = atomic_load_explicit(&p->gen, memory_order_acquire);
-    run_chunks(p, 0);
+    run_chunks(p, w->lane);
   }
 }
 
@@ -111,14 +144,19 @@ ptera_status ptera_threadpool_create(size_t nthreads, const ptera_allocator *a,
   atomic_flag_clear(&p->busy);
   atomic_init(&p->gen, 0);
   atomic_init(&p->stop, 0);
-  atomic_init(&p->remaining, 0);
   atomic_init(&p->done, 0);
   if (nthreads > 1) {
     p->threads = pt_calloc(a, nthreads - 1, sizeof *p->threads, 16);
-    if (!p->threads) {
+    p->workers = pt_calloc(a, nthreads - 1, sizeof *p->workers, 16);
+    p->lanes = pt_calloc(a, nthreads, sizeof *p->lanes, 64);
+    if (!p->threads || !p->workers || !p->lanes) {
+      pt_free(a, p->lanes);
+      pt_free(a, p->workers);
+      pt_free(a, p->threads);
       pt_free(a, p);
       return PTERA_MEMORY_ALLOCATION_FAILED;
     }
+    for (size_t i = 0; i < nthreads; i++) atomic_init(&p->lanes[i].range, 0);
   }
   int inited = pthread_mutex_init(&p->mu, NULL) == 0;
   if (inited == 1) inited += pthread_cond_init(&p->wake, NULL) == 0;
@@ -126,12 +164,15 @@ ptera_status ptera_threadpool_create(size_t nthreads, const ptera_allocator *a,
   if (inited < 3) {
     if (inited > 1) pthread_cond_destroy(&p->wake);
     if (inited > 0) pthread_mutex_destroy(&p->mu);
+    pt_free(a, p->lanes);
+    pt_free(a, p->workers);
     pt_free(a, p->threads);
     pt_free(a, p);
     return PTERA_OUT_OF_RESOURCES;
   }
   for (size_t i = 0; i + 1 < nthreads; i++) {
-    if (pthread_create(&p->threads[i], NULL, worker_main, p) != 0) {
+    p->workers[i] = (pool_worker){p, i + 1};
+    if (pthread_create(&p->threads[i], NULL, worker_main, &p->workers[i]) != 0) {
       ptera_threadpool_destroy(p);
       return PTERA_OUT_OF_RESOURCES;
     }
@@ -152,6 +193,8 @@ void ptera_threadpool_destroy(ptera_threadpool *p) {
   pthread_cond_destroy(&p->wake);
   pthread_mutex_destroy(&p->mu);
   const ptera_allocator *a = p->allocator;
+  pt_free(a, p->lanes);
+  pt_free(a, p->workers);
   pt_free(a, p->threads);
   pt_free(a, p);
 }
@@ -182,12 +225,14 @@ void ptera_threadpool_parallel_for(ptera_threadpool *p, size_t n, size_t grain, 
   p->chunk = chunk;
   p->nchunks = (unsigned)nchunks;
   atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-  atomic_store_explicit(&p->remaining, (unsigned)nchunks, memory_order_release);
+  for (size_t t = 0; t < threads; t++) /* thread t's share of the chunks */
+    atomic_store_explicit(&p->lanes[t].range, (unsigned)(nchunks * t / threads) << 16 | (unsigned)(nchunks * (t + 1) / threads),
+                          memory_order_release);
   atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
   pthread_mutex_lock(&p->mu);
   pthread_cond_broadcast(&p->wake);
   pthread_mutex_unlock(&p->mu);
-  run_chunks(p, 1);
+  run_chunks(p, 0);
   unsigned spins = 0;
   while (atomic_load_explicit(&p->done, memory_order_acquire) != nchunks) {
     if (++spins < PR_POOL_SPIN) {

@@ -2,7 +2,9 @@
  * in chunks of at least grain items (the last may be shorter), for many
  * n/grain/thread combinations; n = 0, grain > n, a NULL pool; reuse over
  * many loops; nested and concurrent loops on one pool; workers really take
- * chunks; destroy with idle (sleeping) workers; allocation failures. */
+ * chunks; each thread works its home share first, then takes the others'
+ * chunks from their back; destroy with idle (sleeping) workers; allocation
+ * failures. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -119,8 +121,45 @@ static void test_workers_participate(void) {
   CHECK(several);
   ptera_threadpool_destroy(p);
 }
+
+/* Home shares: 8 one-item chunks on 2 threads, the caller's first chunk held
+ * until the other 7 are done (or 5 s pass). The caller must have taken
+ * chunk 0, the front of its share [0, 4); the worker its own share [4, 8)
+ * in order, then the caller's remaining chunks from the back: 3, 2, 1. */
+static pthread_t caller_thread;
+static atomic_uint order_n, order[8], caller_first;
+static void record_order(void *arg, size_t begin, size_t end) {
+  (void)arg;
+  (void)end;
+  if (pthread_equal(pthread_self(), caller_thread)) {
+    unsigned expected = 8;
+    if (atomic_compare_exchange_strong(&caller_first, &expected, (unsigned)begin)) {
+      struct timespec ts = {0, 1000 * 1000};
+      for (int i = 0; i < 5000 && atomic_load(&order_n) < 7; i++) nanosleep(&ts, NULL);
+    }
+    return;
+  }
+  unsigned k = atomic_fetch_add(&order_n, 1);
+  if (k < 8) atomic_store(&order[k], (unsigned)begin);
+}
+
+static void test_home_shares(void) {
+  ptera_threadpool *p = NULL;
+  CHECK(ptera_threadpool_create(2, NULL, &p) == PTERA_OK);
+  caller_thread = pthread_self();
+  for (int round = 0; round < 3; round++) {
+    atomic_store(&order_n, 0);
+    atomic_store(&caller_first, 8);
+    ptera_threadpool_parallel_for(p, 8, 1, record_order, NULL);
+    static const unsigned want[7] = {4, 5, 6, 7, 3, 2, 1};
+    CHECK(atomic_load(&caller_first) == 0 && atomic_load(&order_n) == 7);
+    for (unsigned i = 0; i < 7; i++) CHECK(atomic_load(&order[i]) == want[i]);
+  }
+  ptera_threadpool_destroy(p);
+}
 #else
 static void test_workers_participate(void) {}
+static void test_home_shares(void) {}
 #endif
 
 /* Nested: fn calls parallel_for on the same pool (runs inline). */
@@ -234,6 +273,7 @@ int main(int argc, char **argv) {
   test_coverage();
   test_reuse();
   test_workers_participate();
+  test_home_shares();
   test_nested();
   test_concurrent();
   test_destroy_idle();
