@@ -23,7 +23,7 @@
 #include "ptera/threadpool.h"
 
 #define PR_POOL_SPIN 4000u
-#define PR_POOL_CHUNKS_PER_THREAD 4u /* at most 4 * PTERA_MAX_THREADS chunks: 16 bits each below */
+#define PR_POOL_CHUNKS_PER_THREAD 16u /* at most 16 * PTERA_MAX_THREADS chunks: 16 bits each below */
 
 /* A thread's home range of the loop in flight: next << 16 | end. */
 typedef struct pool_lane {
