@@ -7,9 +7,13 @@
  * shape allows, so two threads get equal work even for a 7x7 or 14x14
  * plane with hundreds of channels: first more blocks (while each keeps one
  * step), then shares of the rows (while each keeps CONV_SPLIT_ROWS of
- * them). The split depends on the geometry and
- * thread count only (not the ISA), so the workspace sized at prepare holds
- * the widest block at run. */
+ * them). Where every block is one step, blocks are added until each
+ * thread has as many (a few columns of the last step would otherwise be a
+ * thread's whole block) and the columns are cut evenly, each block at most
+ * a step wide: 196 columns in steps of 32 on 2 threads are 8 blocks of 24
+ * or 25, not 7 with one of 4. The split depends on the geometry and thread
+ * count only (not the ISA), so the workspace sized at prepare holds the
+ * widest block at run. */
 #ifndef PK_CPU_CONV2D_SPLIT_H
 #define PK_CPU_CONV2D_SPLIT_H
 
@@ -23,6 +27,7 @@
 typedef struct conv_split {
   size_t step, steps, nblocks, shares;
   size_t bmax; /* columns of the widest block */
+  int even;    /* blocks cut evenly in columns, not in steps */
 } conv_split;
 
 /* P columns in steps of `step`, blocks of at most `budget` columns (at
@@ -41,13 +46,22 @@ static inline conv_split conv_split_make(size_t P, size_t step, size_t budget, s
       if (shares > most) shares = most;
       if (shares > nthreads * CONV_SPLIT_ITEMS) shares = nthreads * CONV_SPLIT_ITEMS;
     }
+    if (nblocks == steps && P > 1) {
+      while (nblocks * outer % nthreads && nblocks < P) nblocks++;
+      return (conv_split){step, steps, nblocks, shares, (P + nblocks - 1) / nblocks, 1};
+    }
   }
   size_t wide = (steps + nblocks - 1) / nblocks * step;
-  return (conv_split){step, steps, nblocks, shares, wide < P ? wide : P};
+  return (conv_split){step, steps, nblocks, shares, wide < P ? wide : P, 0};
 }
 
 /* Columns [*c0, *c1) of block b. */
 static inline void conv_split_block(const conv_split *s, size_t P, size_t b, size_t *c0, size_t *c1) {
+  if (s->even) {
+    *c0 = P * b / s->nblocks;
+    *c1 = P * (b + 1) / s->nblocks;
+    return;
+  }
   size_t x0 = s->steps * b / s->nblocks * s->step, x1 = s->steps * (b + 1) / s->nblocks * s->step;
   *c0 = x0 < P ? x0 : P;
   *c1 = x1 < P ? x1 : P;

@@ -130,9 +130,10 @@ static bool wino_plan_make(const pk_conv2d_geom *g, size_t nthreads, wino_plan *
       !mul_ok(nbt * A, sizeof(float), &tmp) || tmp > SIZE_MAX - 64 || !mul_ok((size_t)g->n, sp.nblocks, &units))
     return false;
   /* the split asks for work inside units; cut them only when there are
-   * fewer than two a thread (more: whole units keep each region in cache,
-   * and claiming them one at a time balances well enough) */
-  bool shared = sp.shares > 1 && units < WINO_SHARED_UNITS * nthreads;
+   * fewer than two a thread and the threads cannot have as many each
+   * (more, or as many: whole units keep each region in cache, and claiming
+   * them one at a time balances well enough) */
+  bool shared = sp.shares > 1 && units < WINO_SHARED_UNITS * nthreads && units % nthreads;
   *pl = (wino_plan){kd, tiles, nbt, vs, align64(region), align64(tmp), units, shared, sp};
   return true;
 }
