@@ -47,6 +47,7 @@ typedef struct maxpool_job {
   const float *in;
   float *out;
   int64_t *idx;
+  size_t planes, parts; /* values only: parts of the output rows, every plane */
 } maxpool_job;
 
 static void maxpool_task(void *arg, size_t begin, size_t end) {
@@ -55,10 +56,38 @@ static void maxpool_task(void *arg, size_t begin, size_t end) {
   for (size_t i = begin; i < end; i++) j->fn(j->in + i * ip, j->out + i * op, j->idx ? j->idx + i * op : NULL, j->p);
 }
 
+/* Parts [begin, end) of the output rows, in every plane: each part a pool of
+ * its own whose input starts at its first window's first row (the padding
+ * above only for rows whose windows reach it). */
+static void maxpool_rows_task(void *arg, size_t begin, size_t end) {
+  const maxpool_job *j = arg;
+  const pk_maxpool2d_params *p = j->p;
+  size_t ip = p->h * p->w, op = p->oh * p->ow;
+  size_t r0 = p->oh * begin / j->parts, r1 = p->oh * end / j->parts, top = r0 * p->sh;
+  if (r0 == r1) return;
+  size_t start = top >= p->pad_t ? top - p->pad_t : 0; /* < h: see pk_maxpool2d_f32 */
+  pk_maxpool2d_params q = *p;
+  q.h = p->h - start;
+  q.oh = r1 - r0;
+  q.pad_t = top >= p->pad_t ? 0 : p->pad_t - top;
+  for (size_t i = 0; i < j->planes; i++) j->fn(j->in + i * ip + start * p->w, j->out + i * op + r0 * p->ow, NULL, &q);
+}
+
+/* Values only and enough rows: split the rows, the same share of every
+ * plane to each thread, as the convolutions around it split theirs (their
+ * outputs stay in the cache of the core that wrote them). */
+#define MAXPOOL_ROW_PARTS 4u /* parts a thread */
+
 void pk_maxpool2d_f32(const pk_maxpool2d_params *p, size_t planes, const float *in, float *out, int64_t *idx,
                       ptera_kernel_ctx *ctx) {
-  maxpool_job j = {p, maxpool_pick(p), in, out, idx};
   size_t nt = ptera_kernel_thread_count(ctx);
+  maxpool_job j = {p, maxpool_pick(p), in, out, idx, planes, MAXPOOL_ROW_PARTS * nt};
+  /* every window starts above the last input row (as PyTorch's output size
+   * rule ensures), so every part has an input row to start on */
+  if (!idx && nt > 1 && p->oh >= j.parts && (p->oh - 1) * p->sh < p->h + p->pad_t) {
+    ptera_kernel_parallel_for(ctx, j.parts, 1, maxpool_rows_task, &j);
+    return;
+  }
   ptera_kernel_parallel_for(ctx, planes, (planes + nt - 1) / nt, maxpool_task, &j);
 }
 

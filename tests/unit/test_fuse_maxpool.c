@@ -7,7 +7,8 @@
  * y and idx both outputs (runs as written), each run fused and with
  * PTERA_METHOD_NO_FUSION, with and without a pool, every available ISA
  * forced in turn: y bit for bit the unfused run's (values from a small set
- * with ties, -0, NaN and -inf), and the unfused y against a plain loop here
+ * with ties, -0, NaN and -inf; on the pool, planes of 8 or more output
+ * rows run as row parts), and the unfused y against a plain loop here
  * (the first maximum of each window, NaN winning). */
 #include <math.h>
 #include <stdio.h>
@@ -81,7 +82,7 @@ static float window_max(const float *plane, int64_t H, int64_t W, int64_t oy, in
 
 static void check_case(bool idx_out, bool square3, ptera_threadpool *pool) {
   int64_t k[2], s[2], p[2], d[2];
-  int32_t N = eu_irand(&rng, 1, 2), C = eu_irand(&rng, 1, 4), H = eu_irand(&rng, 3, 14), W = eu_irand(&rng, 3, 60);
+  int32_t N = eu_irand(&rng, 1, 2), C = eu_irand(&rng, 1, 4), H = eu_irand(&rng, 3, 40), W = eu_irand(&rng, 3, 60);
   for (int i = 0; i < 2; i++) {
     k[i] = square3 ? 3 : eu_irand(&rng, 1, 4);
     s[i] = square3 ? 2 : eu_irand(&rng, 1, 3);
@@ -154,7 +155,7 @@ int main(void) {
   for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
     if (!pk_isa_available((pk_isa)isa)) continue;
     pk_isa_force((pk_isa)isa);
-    for (int i = 0; i < 24; i++) check_case(i % 4 == 3, i % 3 == 0, i % 2 ? pool : NULL);
+    for (int i = 0; i < 40; i++) check_case(i % 4 == 3, i % 3 == 0, i % 2 ? pool : NULL);
   }
   pk_isa_force(PK_ISA_COUNT);
   ptera_threadpool_destroy(pool);
