@@ -3,7 +3,9 @@
  * runs as written). Element i reads self[i] and other[i] before writing
  * out[i], so out may be either input; an out that overlaps an input at
  * another offset is staged in the kernel scratch. Large tensors are split
- * over the threads. */
+ * over the threads; with 3 or more dims, by rows of the last two (every
+ * plane's rows [r0, r1) to one task), as the convolutions that write and
+ * read them split theirs, so each thread reads what its own core wrote. */
 #include <string.h>
 
 #include "fused/fused.h"
@@ -13,6 +15,7 @@
 typedef struct fa_state {
   float alpha, min, max;
   size_t bytes;
+  size_t rows, row; /* the planes' rows and the floats of one (rows 1: no planes) */
 } fa_state;
 
 static bool like(const ptera_tensor *t, const ptera_tensor *ref) {
@@ -37,22 +40,25 @@ ptera_status pk_fused_add_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **a
   s->min = (float)args[PK_FA_MIN]->u.d;
   s->max = (float)args[PK_FA_MAX]->u.d;
   s->bytes = a->numel * sizeof(float);
+  s->rows = a->dim >= 3 ? (size_t)a->sizes[a->dim - 2] : 1;
+  s->row = a->dim >= 3 ? (size_t)a->sizes[a->dim - 1] : 0;
   ptera_kernel_prepare_workspace(ctx, s->bytes + 64);
   ptera_kernel_prepare_set_state(ctx, s);
   return PTERA_OK;
 }
 
 #define FA_GRAIN ((size_t)1 << 15) /* elements a task takes, at least */
+#define FA_PARTS 4u                /* row parts a thread */
 
 typedef struct fa_job {
   const float *a, *b;
   float *dst;
   float alpha, min, max;
+  size_t planes, rows, row, parts;
 } fa_job;
 
 /* Elements [begin, end): element i reads a[i] and b[i] before writing dst[i]. */
-static void fa_task(void *arg, size_t begin, size_t end) {
-  const fa_job *j = arg;
+static void fa_run(const fa_job *j, size_t begin, size_t end) {
   float alpha = j->alpha, lo = j->min, hi = j->max;
   for (size_t i = begin; i < end; i++) {
     float v = alpha == 1.0f ? j->a[i] + j->b[i] : j->a[i] + alpha * j->b[i];
@@ -60,6 +66,15 @@ static void fa_task(void *arg, size_t begin, size_t end) {
     if (v > hi) v = hi;
     j->dst[i] = v;
   }
+}
+
+static void fa_task(void *arg, size_t begin, size_t end) { fa_run(arg, begin, end); }
+
+/* Row parts [begin, end) of every plane. */
+static void fa_rows_task(void *arg, size_t begin, size_t end) {
+  const fa_job *j = arg;
+  size_t r0 = j->rows * begin / j->parts, r1 = j->rows * end / j->parts, plane = j->rows * j->row;
+  for (size_t p = 0; p < j->planes; p++) fa_run(j, p * plane + r0 * j->row, p * plane + r1 * j->row);
 }
 
 /* out shares memory with t, not element for element. */
@@ -79,8 +94,14 @@ ptera_status pk_fused_add_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
     return ptera_kernel_fail(ctx, PTERA_MEMORY_ALLOCATION_FAILED,
                              "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",
                              ptera_kernel_op_name(ctx), s->bytes);
-  fa_job j = {a, b, dst, s->alpha, s->min, s->max};
-  ptera_kernel_parallel_for(ctx, n, FA_GRAIN, fa_task, &j);
+  size_t nt = ptera_kernel_thread_count(ctx);
+  fa_job j = {a, b, dst, s->alpha, s->min, s->max, 0, s->rows, s->row, FA_PARTS * nt};
+  if (nt > 1 && n >= 2 * FA_GRAIN && s->rows >= j.parts) {
+    j.planes = n / (s->rows * s->row);
+    ptera_kernel_parallel_for(ctx, j.parts, 1, fa_rows_task, &j);
+  } else {
+    ptera_kernel_parallel_for(ctx, n, FA_GRAIN, fa_task, &j);
+  }
   if (stage) memcpy(out, dst, s->bytes);
   return PTERA_OK;
 }
