@@ -119,6 +119,22 @@ def main():
               f" {fmt_ms(r['torch']):>18} {fmt_ms(r['ort']):>18} {ratio('ptera', 'ort'):>9}"
               f" {ratio('ptera', 'torch'):>11} {err(r['err_ptera']):>9} {err(r['err_ort']):>9}"
               f" {eff:>28}")
+    base = min(threads)
+    if len(threads) > 1:  # speed-up: the fewest threads' median over each other count's
+        print()
+        print(f"speed-up over {base} thread(s), median / median:")
+        for m in models:
+            one = {rt: next((r[rt] for r in rows if r["model"] == m and r["threads"] == base), None)
+                   for rt in RUNTIMES}
+            cells = []
+            for t in threads:
+                if t == base:
+                    continue
+                row = next(r for r in rows if r["model"] == m and r["threads"] == t)
+                cells.append(f"{t} thr " + " ".join(
+                    f"{rt} {one[rt]['median_ms'] / row[rt]['median_ms']:.2f}" if one[rt] and row[rt]
+                    else f"{rt} -" for rt in RUNTIMES))
+            print(f"  {m:<20} " + "; ".join(cells))
     for t in threads:
         peak = load(os.path.join(a.work, "res", f"peak.{t}.json"))
         if peak:

@@ -100,13 +100,16 @@ for m in ${MODELS//,/ }; do
     2>"$WORK/res/$m.ptera.outputs.err" || true
 done
 
-for t in $THREADS; do
-  echo "== $t thread(s)"
-  export OMP_NUM_THREADS=$t OPENBLAS_NUM_THREADS=$t MKL_NUM_THREADS=$t
-  for m in ${MODELS//,/ }; do
-    d=$WORK/$m
-    mapfile -t in < <(inputs "$d")
-    r=$WORK/res/$m
+# Model by model, every thread count and runtime back to back: a speed-up
+# (1 thread against 2) and a ratio between runtimes compare figures taken
+# within a minute of each other on a host whose speed drifts.
+for m in ${MODELS//,/ }; do
+  echo "== $m"
+  d=$WORK/$m
+  mapfile -t in < <(inputs "$d")
+  r=$WORK/res/$m
+  for t in $THREADS; do
+    export OMP_NUM_THREADS=$t OPENBLAS_NUM_THREADS=$t MKL_NUM_THREADS=$t
     if [ $HAVE_BENCH = 1 ]; then
       "$PTERA" bench "$d/model.pte" "${in[@]}" --threads "$t" --warmup "$WARMUP" --runs "$RUNS" \
         --json > "$r.ptera.$t.json" 2> "$r.ptera.$t.err" || true
@@ -126,7 +129,7 @@ for t in $THREADS; do
         "$d/meta.json" > "$r.ort.$t.err"
     fi
     for rt in ptera torch ort; do [ -s "$r.$rt.$t.err" ] || rm -f "$r.$rt.$t.err"; done
-    echo "   $m done"
+    echo "   $t thread(s) done"
   done
 done
 
