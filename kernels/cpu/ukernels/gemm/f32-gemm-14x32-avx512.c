@@ -3,7 +3,9 @@
  * FMA, so both FMA pipes stay fed from 2 vector loads and 14 broadcasts per
  * step of k. Partial tiles use column masks; a tile of fewer rows runs a copy
  * of the loop for exactly that many (a skinny product, M = 2..8 tokens, then
- * costs its own rows' FMAs, not 14 rows'). */
+ * costs its own rows' FMAs, not 14 rows'), and a tile of at most 16 columns
+ * one for the first vector only (the last panel of a product whose width
+ * leaves 16 or fewer columns costs half the FMAs). */
 #include <immintrin.h>
 
 #include "cpu/gemm_ukernel.h"
@@ -16,34 +18,36 @@ static __mmask16 column_mask(size_t nr, size_t v) {
 }
 
 /* One step of k for the first rows rows: acc += a[i] * b. */
+/* One step of k for the first rows rows and nv vectors: acc += a[i] * b. */
 static inline __attribute__((always_inline)) void step(const float *a, const float *b, __m512 acc[MR][NV],
-                                                       const int rows) {
+                                                       const int rows, const int nv) {
   __m512 bv[NV];
   if (rows <= SKINNY) { /* few rows: B streams from memory */
     _mm_prefetch((const char *)(b + PF_AHEAD * NR), _MM_HINT_T0);
     _mm_prefetch((const char *)(b + PF_AHEAD * NR + 16), _MM_HINT_T0);
   }
 #pragma GCC unroll 4
-  for (int v = 0; v < NV; v++) bv[v] = _mm512_loadu_ps(b + 16 * v);
+  for (int v = 0; v < nv; v++) bv[v] = _mm512_loadu_ps(b + 16 * v);
 #pragma GCC unroll 16
   for (int i = 0; i < rows; i++) {
     __m512 ai = _mm512_set1_ps(a[i]);
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
+    for (int v = 0; v < nv; v++) acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
   }
 }
 
-static inline __attribute__((always_inline)) void zero(__m512 acc[MR][NV], const int rows) {
+static inline __attribute__((always_inline)) void zero(__m512 acc[MR][NV], const int rows, const int nv) {
 #pragma GCC unroll 16
   for (int i = 0; i < rows; i++)
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) acc[i][v] = _mm512_setzero_ps();
+    for (int v = 0; v < nv; v++) acc[i][v] = _mm512_setzero_ps();
 }
 
-/* The tile for rows = 1 .. MR, inlined with rows a constant. */
-static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t, const int rows) {
+/* The tile for rows = 1 .. MR and nv = 1 or 2 vectors (nr <= 16 * nv),
+ * inlined with both constants. */
+static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t, const int rows, const int nv) {
   __m512 acc[MR][NV];
-  zero(acc, rows);
+  zero(acc, rows, nv);
   if (t->load_c) /* C comes back from a previous k block, likely out of cache: overlap its load */
     for (size_t i = 0; i < t->mr; i++) {
       _mm_prefetch((const char *)(t->c + i * t->ldc), _MM_HINT_T0);
@@ -53,21 +57,21 @@ static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t
   size_t k = 0;
   if (rows < 4) { /* under 8 accumulators cannot cover the FMA latency: two sets, even and odd k */
     __m512 odd[MR][NV];
-    zero(odd, rows);
+    zero(odd, rows, nv);
     for (; k + 2 <= t->kc; k += 2, a += 2 * MR, b += 2 * NR) {
-      step(a, b, acc, rows);
-      step(a + MR, b + NR, odd, rows);
+      step(a, b, acc, rows, nv);
+      step(a + MR, b + NR, odd, rows, nv);
     }
 #pragma GCC unroll 4
     for (int i = 0; i < rows; i++)
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; v++) acc[i][v] = _mm512_add_ps(acc[i][v], odd[i][v]);
+      for (int v = 0; v < nv; v++) acc[i][v] = _mm512_add_ps(acc[i][v], odd[i][v]);
   }
-  for (; k < t->kc; k++, a += MR, b += NR) step(a, b, acc, rows);
+  for (; k < t->kc; k++, a += MR, b += NR) step(a, b, acc, rows, nv);
   __mmask16 mask[NV];
   __m512 bias_n[NV];
 #pragma GCC unroll 4
-  for (int v = 0; v < NV; v++) {
+  for (int v = 0; v < nv; v++) {
     mask[v] = column_mask(t->nr, (size_t)v);
     bias_n[v] = t->bias_n && !t->load_c ? _mm512_maskz_loadu_ps(mask[v], t->bias_n + 16 * v)
                                         : _mm512_setzero_ps();
@@ -78,7 +82,7 @@ static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t
     float *c = t->c + (size_t)i * t->ldc;
     __m512 bm = _mm512_set1_ps(t->bias_m && !t->load_c ? t->bias_m[i] : 0.0f);
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) {
+    for (int v = 0; v < nv; v++) {
       __m512 x = t->load_c ? _mm512_add_ps(acc[i][v], _mm512_maskz_loadu_ps(mask[v], c + 16 * v))
                            : _mm512_add_ps(acc[i][v], _mm512_add_ps(bm, bias_n[v]));
       if (t->clamp) x = _mm512_min_ps(hi, _mm512_max_ps(lo, x));
@@ -87,21 +91,29 @@ static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t
   }
 }
 
-void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t) {
+/* The tile for nv vectors, rows a constant. */
+static inline __attribute__((always_inline)) void tile_rows(const pk_gemm_f32_tile *t, const int nv) {
   switch (t->mr) {
-    case 1: tile(t, 1); break;
-    case 2: tile(t, 2); break;
-    case 3: tile(t, 3); break;
-    case 4: tile(t, 4); break;
-    case 5: tile(t, 5); break;
-    case 6: tile(t, 6); break;
-    case 7: tile(t, 7); break;
-    case 8: tile(t, 8); break;
-    case 9: tile(t, 9); break;
-    case 10: tile(t, 10); break;
-    case 11: tile(t, 11); break;
-    case 12: tile(t, 12); break;
-    case 13: tile(t, 13); break;
-    default: tile(t, MR); break;
+    case 1: tile(t, 1, nv); break;
+    case 2: tile(t, 2, nv); break;
+    case 3: tile(t, 3, nv); break;
+    case 4: tile(t, 4, nv); break;
+    case 5: tile(t, 5, nv); break;
+    case 6: tile(t, 6, nv); break;
+    case 7: tile(t, 7, nv); break;
+    case 8: tile(t, 8, nv); break;
+    case 9: tile(t, 9, nv); break;
+    case 10: tile(t, 10, nv); break;
+    case 11: tile(t, 11, nv); break;
+    case 12: tile(t, 12, nv); break;
+    case 13: tile(t, 13, nv); break;
+    default: tile(t, MR, nv); break;
   }
+}
+
+void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t) {
+  if (t->nr <= 16)
+    tile_rows(t, 1);
+  else
+    tile_rows(t, NV);
 }
