@@ -82,8 +82,8 @@ void pk_maxpool2d_f32(const pk_maxpool2d_params *p, size_t planes, const float *
                       ptera_kernel_ctx *ctx) {
   size_t nt = ptera_kernel_thread_count(ctx);
   maxpool_job j = {p, maxpool_pick(p), in, out, idx, planes, MAXPOOL_ROW_PARTS * nt};
-  /* every window starts above the last input row (as PyTorch's output size
-   * rule ensures), so every part has an input row to start on */
+  /* every window starts on an input row or in the padding above it (as
+   * PyTorch's output size rule ensures), so every part has a row to start on */
   if (!idx && nt > 1 && p->oh >= j.parts && (p->oh - 1) * p->sh < p->h + p->pad_t) {
     ptera_kernel_parallel_for(ctx, j.parts, 1, maxpool_rows_task, &j);
     return;

@@ -1,6 +1,7 @@
 /* Typed f32 pooling for the fast path (NCHW planes, contiguous): max pool
  * with indices, average pool and global average pool, through the pool micro-kernels of
- * the selected ISA, planes split over the method's threads. Prefix pk_. */
+ * the selected ISA, planes split over the method's threads (max pool without
+ * indices: the output rows of every plane). Prefix pk_. */
 #ifndef PK_CPU_POOL2D_H
 #define PK_CPU_POOL2D_H
 
