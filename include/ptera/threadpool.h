@@ -32,7 +32,11 @@ PTERA_API size_t ptera_threadpool_size(const ptera_threadpool *pool);
 /* Splits [0, n) into chunks of at least grain items (0 counts as 1), runs
  * fn on each, the calling thread taking chunks too, and returns when all are
  * done. Chunks are claimed one at a time, so a worker the OS deschedules
- * delays only the chunk it holds. A NULL pool, n <= grain or a one-thread
+ * delays only the chunk it holds. Each thread first takes the chunks of its
+ * own share of [0, n) (the caller the first share, then the workers in
+ * order) and then helps with the others', so a kernel that splits
+ * consecutive loops alike keeps each part on the same thread when all run.
+ * A NULL pool, n <= grain or a one-thread
  * pool runs fn(arg, 0, n) inline (nothing when n is 0).
  *
  * One pool may serve many methods and threads: a loop runs on the pool's
