@@ -8,7 +8,8 @@
  * PTERA_METHOD_NO_FUSION, with and without a pool, every available ISA
  * forced in turn: y bit for bit the unfused run's (values from a small set
  * with ties, -0, NaN and -inf; on the pool, planes of 8 or more output
- * rows run as row parts), and the unfused y against a plain loop here
+ * rows run as row parts, some with windows of the second part in the top
+ * padding), and the unfused y against a plain loop here
  * (the first maximum of each window, NaN winning). */
 #include <math.h>
 #include <stdio.h>
@@ -80,7 +81,9 @@ static float window_max(const float *plane, int64_t H, int64_t W, int64_t oy, in
   return best;
 }
 
-static void check_case(bool idx_out, bool square3, ptera_threadpool *pool) {
+/* tall_pad: rows k 4, stride 1, padding 2 on 9..20 rows, so on the pool
+ * the second row part's first window still reaches the padding above. */
+static void check_case(bool idx_out, bool square3, bool tall_pad, ptera_threadpool *pool) {
   int64_t k[2], s[2], p[2], d[2];
   int32_t N = eu_irand(&rng, 1, 2), C = eu_irand(&rng, 1, 4), H = eu_irand(&rng, 3, 40), W = eu_irand(&rng, 3, 60);
   for (int i = 0; i < 2; i++) {
@@ -88,6 +91,10 @@ static void check_case(bool idx_out, bool square3, ptera_threadpool *pool) {
     s[i] = square3 ? 2 : eu_irand(&rng, 1, 3);
     p[i] = square3 ? 1 : eu_irand(&rng, 0, (int)(k[i] / 2));
     d[i] = square3 ? 1 : eu_irand(&rng, 1, 2);
+  }
+  if (tall_pad) {
+    k[0] = 4, s[0] = 1, p[0] = 2, d[0] = 1;
+    H = eu_irand(&rng, 9, 20);
   }
   bool ceil = !square3 && eu_irand(&rng, 0, 2) == 0;
   int64_t OH = pk_pool_out_size(H, k[0], s[0], p[0], d[0], ceil), OW = pk_pool_out_size(W, k[1], s[1], p[1], d[1], ceil);
@@ -155,7 +162,8 @@ int main(void) {
   for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
     if (!pk_isa_available((pk_isa)isa)) continue;
     pk_isa_force((pk_isa)isa);
-    for (int i = 0; i < 40; i++) check_case(i % 4 == 3, i % 3 == 0, i % 2 ? pool : NULL);
+    for (int i = 0; i < 40; i++) check_case(i % 4 == 3, i % 3 == 0, false, i % 2 ? pool : NULL);
+    for (int i = 0; i < 4; i++) check_case(false, false, true, pool);
   }
   pk_isa_force(PK_ISA_COUNT);
   ptera_threadpool_destroy(pool);
