@@ -36,23 +36,24 @@ static inline conv_split conv_split_make(size_t P, size_t step, size_t budget, s
                                          size_t nthreads) {
   size_t steps = P ? (P + step - 1) / step : 1, per = budget / step ? budget / step : 1;
   size_t nblocks = (steps + per - 1) / per, shares = 1;
+  int even = 0;
   if (outer == 0) outer = 1;
   if (nthreads > 1) {
     size_t target = CONV_SPLIT_ITEMS * nthreads, want = (target + outer - 1) / outer;
     if (nblocks < want) nblocks = want < steps ? want : steps;
+    if (nblocks == steps && P > 1) { /* one step a block: as many for every thread, cut evenly */
+      while (nblocks * outer % nthreads && nblocks < P) nblocks++;
+      even = 1;
+    }
     if (nblocks < want) {
       size_t most = rows / CONV_SPLIT_ROWS ? rows / CONV_SPLIT_ROWS : 1;
       shares = (want + nblocks - 1) / nblocks;
       if (shares > most) shares = most;
       if (shares > nthreads * CONV_SPLIT_ITEMS) shares = nthreads * CONV_SPLIT_ITEMS;
     }
-    if (nblocks == steps && P > 1) {
-      while (nblocks * outer % nthreads && nblocks < P) nblocks++;
-      return (conv_split){step, steps, nblocks, shares, (P + nblocks - 1) / nblocks, 1};
-    }
   }
-  size_t wide = (steps + nblocks - 1) / nblocks * step;
-  return (conv_split){step, steps, nblocks, shares, wide < P ? wide : P, 0};
+  size_t wide = even ? (P + nblocks - 1) / nblocks : (steps + nblocks - 1) / nblocks * step;
+  return (conv_split){step, steps, nblocks, shares, wide < P ? wide : P, even};
 }
 
 /* Columns [*c0, *c1) of block b. */
