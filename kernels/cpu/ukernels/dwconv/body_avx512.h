@@ -47,12 +47,8 @@ PK_DW_INLINE __mmask16 pk_dw_lanes_avx512(ptrdiff_t lo, ptrdiff_t hi) {
  * come from a masked load of the input row itself, from column kx - pad_l
  * (16 of them at stride 1, 32 of them at stride 2 and the even ones kept);
  * lanes outside the row read nothing and are zero, the padding. */
-PK_DW_INLINE void pk_dw_narrow_avx512(const float *in, const float *w, float bias, float *out,
-                                      const pk_dwconv2d_params *p, size_t K, size_t S) {
-  __m512 vw[25];
-  for (size_t i = 0; i < K * K; i++) vw[i] = _mm512_set1_ps(w[i]);
-  const __m512 vb = _mm512_set1_ps(bias), vmin = _mm512_set1_ps(p->min), vmax = _mm512_set1_ps(p->max);
-  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+PK_DW_INLINE void pk_dw_narrow_avx512(const float *in, const __m512 *vw, __m512 vb, __m512 vmin, __m512 vmax,
+                                      __m512i even, float *out, const pk_dwconv2d_params *p, size_t K, size_t S) {
   const ptrdiff_t W = (ptrdiff_t)p->w, pl = (ptrdiff_t)p->pad_l;
   __mmask16 lo[5], hi[5]; /* tap kx: lanes 0..15 and (stride 2) 16..31 that lie in the row */
   for (size_t kx = 0; kx < K; kx++) {
@@ -85,14 +81,14 @@ PK_DW_INLINE void pk_dw_narrow_avx512(const float *in, const float *w, float bia
  * ring slot of row oy*S - pad_t - 1, which row oy no longer reads. */
 PK_DW_INLINE void pk_dw_avx512(const float *in, const float *w, float bias, float *out,
                                const pk_dwconv2d_params *p, size_t K, size_t S) {
-  if (p->ow <= 16) {
-    pk_dw_narrow_avx512(in, w, bias, out, p, K, S);
-    return;
-  }
   __m512 vw[25];
   for (size_t i = 0; i < K * K; i++) vw[i] = _mm512_set1_ps(w[i]);
   const __m512 vb = _mm512_set1_ps(bias), vmin = _mm512_set1_ps(p->min), vmax = _mm512_set1_ps(p->max);
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  if (p->ow <= 16) {
+    pk_dw_narrow_avx512(in, vw, vb, vmin, vmax, even, out, p, K, S);
+    return;
+  }
   size_t next = 0, step = S == 1 ? 2 : 1;
   const float *rows[5], *rows2[5];
   for (size_t oy = 0; oy < p->oh; oy += step) {

@@ -6,7 +6,9 @@
  * out oh x ow, both rows contiguous; any padding and output extent is fine.
  * Each input row is staged once into a ring of zero-padded rows in scratch,
  * so every output column, edges included, runs through the same vector loop
- * on whole vectors (only the last store of a row is partial).
+ * on whole vectors (only the last store of a row is partial). (The AVX-512
+ * bodies skip the staging for output rows of one vector: masked loads
+ * straight from the input rows.)
  *
  * scratch: pk_dwconv2d_scratch_rows(K) rows of p->wp floats
  * (pk_dwconv2d_row_floats); the caller zeroes it once, the kernels write
