@@ -15,7 +15,7 @@
 typedef struct fa_state {
   float alpha, min, max;
   size_t bytes;
-  size_t rows, row; /* the planes' rows and the floats of one (rows 1: no planes) */
+  size_t planes, rows, row; /* 3+ dims: the planes, their rows and a row's floats (else 0) */
 } fa_state;
 
 static bool like(const ptera_tensor *t, const ptera_tensor *ref) {
@@ -40,8 +40,12 @@ ptera_status pk_fused_add_prepare(ptera_kernel_prepare_ctx *ctx, ptera_value **a
   s->min = (float)args[PK_FA_MIN]->u.d;
   s->max = (float)args[PK_FA_MAX]->u.d;
   s->bytes = a->numel * sizeof(float);
-  s->rows = a->dim >= 3 ? (size_t)a->sizes[a->dim - 2] : 1;
-  s->row = a->dim >= 3 ? (size_t)a->sizes[a->dim - 1] : 0;
+  s->planes = s->rows = s->row = 0;
+  if (a->dim >= 3 && a->numel > 0) {
+    s->rows = (size_t)a->sizes[a->dim - 2];
+    s->row = (size_t)a->sizes[a->dim - 1];
+    s->planes = a->numel / (s->rows * s->row);
+  }
   ptera_kernel_prepare_workspace(ctx, s->bytes + 64);
   ptera_kernel_prepare_set_state(ctx, s);
   return PTERA_OK;
@@ -95,9 +99,8 @@ ptera_status pk_fused_add_run(ptera_kernel_ctx *ctx, ptera_value **args, size_t 
                              "%s: no kernel scratch to stage %zu bytes (raise ptera_method_options.temp_size)",
                              ptera_kernel_op_name(ctx), s->bytes);
   size_t nt = ptera_kernel_thread_count(ctx);
-  fa_job j = {a, b, dst, s->alpha, s->min, s->max, 0, s->rows, s->row, FA_PARTS * nt};
+  fa_job j = {a, b, dst, s->alpha, s->min, s->max, s->planes, s->rows, s->row, FA_PARTS * nt};
   if (nt > 1 && n >= 2 * FA_GRAIN && s->rows >= j.parts) {
-    j.planes = n / (s->rows * s->row);
     ptera_kernel_parallel_for(ctx, j.parts, 1, fa_rows_task, &j);
   } else {
     ptera_kernel_parallel_for(ctx, n, FA_GRAIN, fa_task, &j);
