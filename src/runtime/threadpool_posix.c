@@ -24,6 +24,7 @@
 
 #define PR_POOL_SPIN 4000u
 #define PR_POOL_CHUNKS_PER_THREAD 16u /* at most 16 * PTERA_MAX_THREADS chunks: 16 bits each below */
+_Static_assert(PR_POOL_CHUNKS_PER_THREAD * PTERA_MAX_THREADS <= 0xffffu, "a lane's chunk indices are 16 bits");
 
 /* A thread's home range of the loop in flight: next << 16 | end. */
 typedef struct pool_lane {

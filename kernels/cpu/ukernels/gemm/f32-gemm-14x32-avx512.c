@@ -17,7 +17,6 @@ static __mmask16 column_mask(size_t nr, size_t v) {
   return left >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << left) - 1u);
 }
 
-/* One step of k for the first rows rows: acc += a[i] * b. */
 /* One step of k for the first rows rows and nv vectors: acc += a[i] * b. */
 static inline __attribute__((always_inline)) void step(const float *a, const float *b, __m512 acc[MR][NV],
                                                        const int rows, const int nv) {
