@@ -50,6 +50,15 @@ static pk_f32_dwconv2d_fn dw_pick(const pk_conv2d_geom *g) {
   }
 }
 
+/* Small planes go through channels last (conv2d_dwcl.c), except where the
+ * AVX-512 plane kernels take them whole: rows that fit one vector (two at
+ * stride 2), nothing staged, beat the transposes there. */
+static bool use_dwcl(const pk_conv2d_geom *g) {
+  if (!pk_conv2d_dwcl_applies(g)) return false;
+  return !(dw_pick(g) && pk_isa_selected() == PK_ISA_AVX512 &&
+           pk_dwconv2d_unstaged_avx512((size_t)g->stride[1], (size_t)g->w, (size_t)g->ow));
+}
+
 typedef struct dw_job {
   const pk_conv2d_geom *g;
   pk_f32_dwconv2d_fn fn;
@@ -485,7 +494,7 @@ static size_t pack_stride(const pk_conv2d_geom *g, pk_isa isa) {
 
 size_t pk_conv2d_f32_pack_size(const pk_conv2d_geom *g) {
   if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_pack_size(g);
-  if (pk_conv2d_dwcl_applies(g)) return pk_conv2d_dwcl_pack_size(g);
+  if (use_dwcl(g)) return pk_conv2d_dwcl_pack_size(g);
   if (pk_conv2d_wino_applies(g)) return pk_conv2d_wino_pack_size(g);
   if (pk_conv2d_pixrows_applies(g)) return pk_conv2d_pixrows_pack_size(g);
   size_t total;
@@ -498,7 +507,7 @@ void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
     pk_conv2d_nhwc_pack(g, w, packed);
     return;
   }
-  if (pk_conv2d_dwcl_applies(g)) {
+  if (use_dwcl(g)) {
     pk_conv2d_dwcl_pack(g, w, packed);
     return;
   }
@@ -520,7 +529,7 @@ void pk_conv2d_f32_pack(const pk_conv2d_geom *g, const float *w, void *packed) {
 void pk_conv2d_f32_pack_scale(const pk_conv2d_geom *g, void *packed, size_t oc0, size_t n, const double *scale) {
   if (g->layout == PK_CONV_NHWC) {
     pk_conv2d_nhwc_pack_scale(g, packed, oc0, n, scale);
-  } else if (pk_conv2d_dwcl_applies(g)) {
+  } else if (use_dwcl(g)) {
     pk_conv2d_dwcl_pack_scale(g, packed, oc0, n, scale);
   } else if (pk_conv2d_wino_applies(g)) {
     pk_conv2d_wino_pack_scale(g, packed, oc0, n, scale);
@@ -537,7 +546,7 @@ bool pk_conv2d_f32_same_pack(const pk_conv2d_geom *a, const pk_conv2d_geom *b) {
          a->kw == b->kw && a->transposed == b->transposed && a->layout == b->layout &&
          a->stride[0] == b->stride[0] && a->stride[1] == b->stride[1] && a->dil[0] == b->dil[0] &&
          a->dil[1] == b->dil[1] && pk_conv2d_wino_tile(a) == pk_conv2d_wino_tile(b) &&
-         pk_conv2d_dwcl_applies(a) == pk_conv2d_dwcl_applies(b) &&
+         use_dwcl(a) == use_dwcl(b) &&
          pk_conv2d_pixrows_applies(a) == pk_conv2d_pixrows_applies(b);
 }
 
@@ -549,7 +558,7 @@ bool pk_conv2d_f32_supported(const pk_conv2d_geom *g) {
 size_t pk_conv2d_f32_workspace(const pk_conv2d_geom *g, size_t nthreads) {
   size_t total, slots = slot_count(nthreads);
   if (g->layout == PK_CONV_NHWC) return pk_conv2d_nhwc_workspace(g, nthreads);
-  if (pk_conv2d_dwcl_applies(g)) return pk_conv2d_dwcl_workspace(g);
+  if (use_dwcl(g)) return pk_conv2d_dwcl_workspace(g);
   if (dw_pick(g)) {
     size_t wp, floats = dw_scratch_floats(g, &wp);
     return mul_ok(align64(floats * sizeof(float)), slots, &total) ? total : SIZE_MAX;
@@ -611,7 +620,7 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
     pk_conv2d_nhwc_run(g, in, packed_w, bias, out, min, max, ws, ctx);
     return;
   }
-  pk_f32_dwconv2d_fn dw = pk_conv2d_dwcl_applies(g) ? NULL : dw_pick(g);
+  pk_f32_dwconv2d_fn dw = use_dwcl(g) ? NULL : dw_pick(g);
   if (dw) {
     dw_job j = {.g = g, .fn = dw, .in = in, .w = w, .bias = bias, .out = out, .ws = ws,
                 .p = {(size_t)g->h, (size_t)g->w, (size_t)g->oh, (size_t)g->ow, (size_t)g->pad[0],
@@ -632,7 +641,7 @@ void pk_conv2d_f32(const pk_conv2d_geom *g, const float *in, const float *w, con
     packed_w = ws;
     rest += pk_conv2d_f32_pack_size(g);
   }
-  if (pk_conv2d_dwcl_applies(g))
+  if (use_dwcl(g))
     pk_conv2d_dwcl_run(g, in, packed_w, bias, out, min, max, rest, ctx);
   else if (pk_conv2d_wino_applies(g))
     pk_conv2d_wino_run(g, in, packed_w, bias, out, min, max, rest, ctx);

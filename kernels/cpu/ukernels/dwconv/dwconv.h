@@ -7,8 +7,8 @@
  * Each input row is staged once into a ring of zero-padded rows in scratch,
  * so every output column, edges included, runs through the same vector loop
  * on whole vectors (only the last store of a row is partial). (The AVX-512
- * bodies skip the staging for output rows of one vector: masked loads
- * straight from the input rows.)
+ * body skips the staging for output rows of one vector whose input rows fit
+ * one vector per stride: masked loads straight from the input rows.)
  *
  * scratch: pk_dwconv2d_scratch_rows(K) rows of p->wp floats
  * (pk_dwconv2d_row_floats); the caller zeroes it once, the kernels write
@@ -37,13 +37,17 @@ typedef struct pk_dwconv2d_params {
 /* Floats per staged row: room for pad_l zeros, the row, its right padding
  * and the whole vectors the last output columns load (a multiple of 16). */
 static inline size_t pk_dwconv2d_row_floats(size_t K, size_t S, size_t w, size_t ow, size_t pad_l) {
-  size_t owr = (ow + PK_DW_VMAX - 1) / PK_DW_VMAX * PK_DW_VMAX, a = S * owr + K, b = pad_l + w;
+  size_t owr = (ow + PK_DW_VMAX - 1) / PK_DW_VMAX * PK_DW_VMAX, a = S * owr + PK_DW_VMAX, b = pad_l + w;
   size_t n = a > b ? a : b;
   return (n + PK_DW_VMAX - 1) / PK_DW_VMAX * PK_DW_VMAX;
 }
 
 /* Rows of scratch: a ring of K + 2 staged rows and one zero row. */
 static inline size_t pk_dwconv2d_scratch_rows(size_t K) { return K + 3; }
+
+/* Whether the AVX-512 bodies run a plane without staging: output rows of
+ * one vector, input rows of S vectors. */
+static inline bool pk_dwconv2d_unstaged_avx512(size_t S, size_t w, size_t ow) { return ow <= 16 && w <= 16 * S; }
 
 typedef void (*pk_f32_dwconv2d_fn)(const float *in, const float *w, float bias, float *out,
                                    const pk_dwconv2d_params *p);
