@@ -202,6 +202,7 @@ typedef struct fwd_job {
   pk_isa isa;
   size_t nr;
   bool identity; /* 1x1, stride 1, no padding: B's rows are the input planes */
+  bool in_place; /* identity, and the product reads them there (nothing gathered) */
   fwd_plan pl;
   char *ws;
   slot_set slots;
@@ -305,16 +306,26 @@ static void fwd_unit(const fwd_job *jb, size_t u, size_t *n, size_t *grp, size_t
   *n = rest / groups;
 }
 
+/* The product of unit u: columns [col0, col1) of image n, group grp; B
+ * packed in bt, or (in_place) the input planes themselves. */
+static pk_gemm_f32_args fwd_args(const fwd_job *jb, size_t n, size_t grp, size_t col0, size_t col1,
+                                 const char *bt) {
+  const pk_conv2d_geom *g = jb->g;
+  size_t cout_g = (size_t)pk_conv2d_cout_g(g), P = jb->pl.P;
+  pk_f32_operand b = {NULL, 0, 0, bt};
+  if (jb->in_place) b = (pk_f32_operand){jb->in + (n * (size_t)g->c_in + grp * jb->pl.K) * P + col0, P, 1, NULL};
+  pk_gemm_f32_args a = {cout_g, col1 - col0, jb->pl.K, {NULL, jb->pl.K, 1, jb->packed + grp * jb->pack_stride},
+                        b, jb->bias ? jb->bias + grp * cout_g : NULL, NULL,
+                        jb->out + (n * (size_t)g->c_out + grp * cout_g) * P + col0, P, jb->min, jb->max};
+  return a;
+}
+
 /* Share `share` of unit u's product, B (its header written) in bt. */
 static void fwd_product(const fwd_job *jb, size_t u, size_t share, const char *bt) {
-  const pk_conv2d_geom *g = jb->g;
-  size_t cout_g = (size_t)pk_conv2d_cout_g(g), n, grp, col0, col1;
+  size_t n, grp, col0, col1;
   fwd_unit(jb, u, &n, &grp, &col0, &col1);
   if (col1 == col0) return;
-  pk_gemm_f32_args a = {cout_g, col1 - col0, jb->pl.K, {NULL, jb->pl.K, 1, jb->packed + grp * jb->pack_stride},
-                        {NULL, 0, 0, bt}, jb->bias ? jb->bias + grp * cout_g : NULL, NULL,
-                        jb->out + (n * (size_t)g->c_out + grp * cout_g) * jb->pl.P + col0, jb->pl.P,
-                        jb->min, jb->max};
+  pk_gemm_f32_args a = fwd_args(jb, n, grp, col0, col1, bt);
   pk_gemm_f32_run_share(&a, NULL, jb->pl.sp.shares, share);
 }
 
@@ -332,6 +343,10 @@ static void fwd_task(void *arg, size_t begin, size_t end) {
   char *bt = jb->ws + slot * jb->pl.slot;
   for (size_t u = begin; u < end; u++) {
     size_t n, grp, col0, col1;
+    if (jb->in_place) {
+      fwd_product(jb, u, 0, NULL);
+      continue;
+    }
     float *panels = fwd_b_start(jb, u, bt);
     if (!panels) continue;
     fwd_unit(jb, u, &n, &grp, &col0, &col1);
@@ -585,6 +600,11 @@ static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed
                 g->pad[1] == 0;
   fwd_plan_make(g, nthreads, &jb.pl);
   if (jb.pl.P == 0) return;
+  if (jb.identity) { /* the products read the input planes in place where the GEMM can */
+    jb.in_place = true;
+    pk_gemm_f32_args probe = fwd_args(&jb, 0, 0, 0, jb.pl.P, NULL);
+    jb.in_place = pk_gemm_f32_b_in_place(&probe);
+  }
   conv_phase ph;
   ph.nt = (size_t)g->oh;
   ph.nu = (size_t)g->ow;
@@ -599,6 +619,10 @@ static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed
   size_t units = jb.pl.units, shares = jb.pl.sp.shares;
   if (shares == 1) {
     ptera_kernel_parallel_for(ctx, units, slot_grain(units, nthreads), fwd_task, &jb);
+    return;
+  }
+  if (jb.in_place) {
+    ptera_kernel_parallel_for(ctx, units * shares, 1, fwd_product_task, &jb);
     return;
   }
   size_t cin_g = (size_t)pk_conv2d_cin_g(g);

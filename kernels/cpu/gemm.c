@@ -19,7 +19,14 @@
  * streams once from memory in the order it is stored, the rows stay in
  * registers; one row takes the row kernel, several the main kernel on A
  * packed once (its exact-row variants). GEMM 8x4096x4096 on packed B
- * (AVX-512, one thread): 10 GB/s through the blocks, against 20 this way. */
+ * (AVX-512, one thread): 10 GB/s through the blocks, against 20 this way.
+ *
+ * B in place (b_in_place): a B with unit column stride against at most
+ * IN_PLACE_M rows of A (each B panel feeds a dozen A panels or fewer, from
+ * L1 or L2 whatever its row stride) is read where it lies by the main
+ * kernel, on kernel sets whose main kernel reads partial panels in place:
+ * no packing copy, which on a 1x1 convolution's input planes cost about a
+ * third of the product (MobileNetV2's 1x1 layers, AVX-512: 3.28 -> 2.86 ms). */
 #include "cpu/gemm.h"
 
 #include <math.h>
@@ -28,7 +35,7 @@
 
 #include "cpu/gemm_ukernel.h"
 
-enum { SKINNY_M = 8, PACK_MAGIC = 0x4d4d4750 /* "PGMM" */, HEADER = 64, ALIGN = 64 };
+enum { SKINNY_M = 8, IN_PLACE_M = 160, PACK_MAGIC = 0x4d4d4750 /* "PGMM" */, HEADER = 64, ALIGN = 64 };
 
 typedef struct pack_header {
   uint32_t magic, isa, tile, pad;
@@ -36,14 +43,14 @@ typedef struct pack_header {
 } pack_header;
 
 static const pk_gemm_f32_kernel kernels[PK_ISA_COUNT] = {
-    [PK_ISA_SCALAR] = {PK_ISA_SCALAR, 4, 8, 256, 128, 1024, pk_f32_gemm_4x8_scalar, pk_f32_gemm_1x8_scalar},
+    [PK_ISA_SCALAR] = {PK_ISA_SCALAR, 4, 8, 256, 128, 1024, pk_f32_gemm_4x8_scalar, pk_f32_gemm_1x8_scalar, true},
 #if defined(__x86_64__)
-    [PK_ISA_AVX2] = {PK_ISA_AVX2, 6, 16, 512, 240, 1024, pk_f32_gemm_6x16_avx2, pk_f32_gemm_1x16_avx2},
+    [PK_ISA_AVX2] = {PK_ISA_AVX2, 6, 16, 512, 240, 1024, pk_f32_gemm_6x16_avx2, pk_f32_gemm_1x16_avx2, false},
     [PK_ISA_AVX512] = {PK_ISA_AVX512, 14, 32, 512, 224, 1024, pk_f32_gemm_14x32_avx512,
-                       pk_f32_gemm_1x32_avx512},
+                       pk_f32_gemm_1x32_avx512, true},
 #endif
 #if defined(__aarch64__)
-    [PK_ISA_NEON] = {PK_ISA_NEON, 8, 12, 256, 256, 1020, pk_f32_gemm_8x12_neon, pk_f32_gemm_1x12_neon},
+    [PK_ISA_NEON] = {PK_ISA_NEON, 8, 12, 256, 256, 1020, pk_f32_gemm_8x12_neon, pk_f32_gemm_1x12_neon, false},
 #endif
 };
 
@@ -169,6 +176,13 @@ static bool skinny(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn) {
   return g->M <= SKINNY_M && g->M <= kn->mr;
 }
 
+/* Whether the blocked path reads B in place (see the top). */
+static bool b_in_place(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn) {
+  return !g->b.packed && g->b.s_c == 1 && g->K > 0 && g->M <= IN_PLACE_M && kn->b_in_place && !skinny(g, kn);
+}
+
+bool pk_gemm_f32_b_in_place(const pk_gemm_f32_args *args) { return b_in_place(args, run_kernel(args)); }
+
 /* Bytes of A the skinny path packs (several rows, A not prepacked). */
 static size_t skinny_a_bytes(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn) {
   return g->M > 1 && !g->a.packed ? align_up(kn->mr * g->K * sizeof(float)) : 0;
@@ -187,10 +201,11 @@ static size_t share_bytes(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *k
     size_t n = skinny_a_bytes(g, kn) + (g->b.packed ? 0 : align_up(small_kb(g, kn) * kn->nr * sizeof(float)));
     return n ? n + ALIGN : 0;
   }
-  if (g->a.packed && g->b.packed) return 0;
+  const bool pack_b = !g->b.packed && !b_in_place(g, kn);
+  if (g->a.packed && !pack_b) return 0;
   size_t kc = min_sz(kn->kc, g->K), n = ALIGN;
   if (!g->a.packed) n += align_up(min_sz(kn->mc, div_up(g->M, kn->mr) * kn->mr) * kc * sizeof(float));
-  if (!g->b.packed) n += align_up(min_sz(kn->nc, div_up(g->N, kn->nr) * kn->nr) * kc * sizeof(float));
+  if (pack_b) n += align_up(min_sz(kn->nc, div_up(g->N, kn->nr) * kn->nr) * kc * sizeof(float));
   return n;
 }
 
@@ -227,6 +242,7 @@ static void run_small(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
   t.min = g->min;
   t.max = g->max;
   t.ldc = g->ldc;
+  t.b_stride = NR;
   for (size_t j = n0; j < n1; j += NR) {
     t.nr = min_sz(NR, n1 - j);
     t.bias_n = g->bias_n ? g->bias_n + j : NULL;
@@ -270,6 +286,7 @@ static void run_block(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
   const size_t MR = kn->mr, NR = kn->nr, K = g->K;
   const size_t KC = kn->kc, MC = kn->mc, NC = kn->nc;
   const size_t kc_max = min_sz(KC, K);
+  const bool in_place = b_in_place(g, kn);
   float *wa = ws, *wb = ws;
   if (!g->a.packed) wb = ws + align_up(min_sz(MC, div_up(g->M, MR) * MR) * kc_max * sizeof(float)) / sizeof(float);
   pk_gemm_f32_tile t = {0};
@@ -283,10 +300,16 @@ static void run_block(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
       const size_t kc = min_sz(KC, K - pc);
       const float *bblk;
       size_t bstride, boff;
+      t.b_stride = NR;
       if (g->b.packed) {
         bblk = packed_data(g->b.packed) + (jc / NR) * K * NR;
         bstride = K * NR;
         boff = pc * NR;
+      } else if (in_place) { /* panel p starts at column jc + p*NR of row pc */
+        bblk = g->b.ptr + jc;
+        bstride = NR;
+        boff = pc * g->b.s_r;
+        t.b_stride = g->b.s_r;
       } else {
         if (kc) /* K == 0: nothing to pack, and the operand may be NULL */
           pack_panels(g->b.ptr + jc * g->b.s_c + pc * g->b.s_r, g->b.s_c, g->b.s_r, nc, kc, NR, wb);

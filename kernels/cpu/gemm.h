@@ -64,6 +64,10 @@ PT_FUNC float *pk_gemm_f32_pack_a_start(void *packed, size_t M, size_t K, pk_isa
  * whose A is packed (a_packed) or read as it is, before the operands exist. */
 PT_FUNC size_t pk_gemm_f32_workspace_b_packed(size_t M, size_t N, size_t K, bool a_packed, pk_isa isa,
                                              size_t nthreads);
+/* Whether pk_gemm_f32_run reads this product's B where it lies, unpacked
+ * (an unpacked B of unit column stride against few rows of A, on ISAs whose
+ * kernels can): no workspace goes to B then. */
+PT_FUNC bool pk_gemm_f32_b_in_place(const pk_gemm_f32_args *args);
 /* Bytes of temp pk_gemm_f32_run needs with nthreads threads (any alignment). */
 PT_FUNC size_t pk_gemm_f32_workspace(const pk_gemm_f32_args *args, size_t nthreads);
 /* Splits work with ptera_kernel_parallel_for(ctx, ...) (ctx NULL = one thread). */

@@ -5,7 +5,9 @@
  *                 zero), a_stride unused;
  *   row kernels (MR = 1): a[k*a_stride] is the one row of A;
  *   both:         b is a packed B micro-panel, b[k*NR + j] (columns past nr
- *                 are zero).
+ *                 are zero), b_stride NR; main kernels also take B in place,
+ *                 b[k*b_stride + j] with any b_stride, and those of kernel
+ *                 sets with b_in_place read no column past nr there.
  * The epilogue: the tile is acc + C when load_c (a later block of k), else
  * acc + bias_m[i] + bias_n[j] (either NULL = none); then, when clamp,
  * clamped to [min, max] (NaN passes through). Only the mr×nr part of C is
@@ -23,6 +25,7 @@ typedef struct pk_gemm_f32_tile {
   const float *a;
   size_t a_stride;
   const float *b;
+  size_t b_stride; /* floats from one step of k to the next in b (main kernels) */
   float *c;
   size_t ldc;
   const float *bias_m, *bias_n;
@@ -38,6 +41,7 @@ typedef struct pk_gemm_f32_kernel {
   size_t mr, nr;          /* the main kernel's tile; the row kernel is 1×nr */
   size_t kc, mc, nc;      /* k block (B micro-panel in L1), A block rows (L2), B block columns */
   pk_gemm_f32_ukernel main, row;
+  bool b_in_place; /* main reads partial panels of B in place (masked loads) */
 } pk_gemm_f32_kernel;
 
 /* The kernels for isa (the scalar ones for a variant this build lacks). */

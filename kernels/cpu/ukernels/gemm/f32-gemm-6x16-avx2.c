@@ -21,7 +21,7 @@ void pk_f32_gemm_6x16_avx2(const pk_gemm_f32_tile *t) {
   if (t->load_c) /* C comes back from a previous k block, likely out of cache: overlap its load */
     for (size_t i = 0; i < t->mr; i++) _mm_prefetch((const char *)(t->c + i * t->ldc), _MM_HINT_T0);
   const float *a = t->a, *b = t->b;
-  for (size_t k = 0; k < t->kc; k++, a += MR, b += NR) {
+  for (size_t k = 0; k < t->kc; k++, a += MR, b += t->b_stride) {
     __m256 bv[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; v++) bv[v] = _mm256_loadu_ps(b + 8 * v);

@@ -20,7 +20,7 @@ void pk_f32_gemm_8x12_neon(const pk_gemm_f32_tile *t) {
   for (int i = 0; i < MR; i++)
     for (int v = 0; v < 3; v++) acc[i][v] = vdupq_n_f32(0.0f);
   const float *a = t->a, *b = t->b;
-  for (size_t k = 0; k < t->kc; k++, a += MR, b += NR) {
+  for (size_t k = 0; k < t->kc; k++, a += MR, b += t->b_stride) {
     float32x4_t a0 = vld1q_f32(a), a1 = vld1q_f32(a + 4);
     float32x4_t b0 = vld1q_f32(b), b1 = vld1q_f32(b + 4), b2 = vld1q_f32(b + 8);
     PK_ROW(0, a0, 0);
