@@ -72,7 +72,7 @@ typedef struct dw_job {
 
 /* Floats of one task's staged rows (see dwconv.h). */
 static size_t dw_scratch_floats(const pk_conv2d_geom *g, size_t *wp) {
-  *wp = pk_dwconv2d_row_floats((size_t)g->kw, (size_t)g->stride[1], (size_t)g->w, (size_t)g->ow, (size_t)g->pad[1]);
+  *wp = pk_dwconv2d_row_floats((size_t)g->stride[1], (size_t)g->w, (size_t)g->ow, (size_t)g->pad[1]);
   return pk_dwconv2d_scratch_rows((size_t)g->kh) * *wp;
 }
 

@@ -35,8 +35,10 @@ typedef struct pk_dwconv2d_params {
 } pk_dwconv2d_params;
 
 /* Floats per staged row: room for pad_l zeros, the row, its right padding
- * and the whole vectors the last output columns load (a multiple of 16). */
-static inline size_t pk_dwconv2d_row_floats(size_t K, size_t S, size_t w, size_t ow, size_t pad_l) {
+ * and the whole vectors the last output columns load: S*ow rounded up to
+ * vectors and one vector more, which the taps (K <= 5) shift in from. A
+ * multiple of 16. */
+static inline size_t pk_dwconv2d_row_floats(size_t S, size_t w, size_t ow, size_t pad_l) {
   size_t owr = (ow + PK_DW_VMAX - 1) / PK_DW_VMAX * PK_DW_VMAX, a = S * owr + PK_DW_VMAX, b = pad_l + w;
   size_t n = a > b ? a : b;
   return (n + PK_DW_VMAX - 1) / PK_DW_VMAX * PK_DW_VMAX;
