@@ -301,6 +301,7 @@ static void run_block(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
       const float *bblk;
       size_t bstride, boff;
       t.b_stride = NR;
+      t.b_in_place = in_place;
       if (g->b.packed) {
         bblk = packed_data(g->b.packed) + (jc / NR) * K * NR;
         bstride = K * NR;

@@ -5,9 +5,9 @@
  *                 zero), a_stride unused;
  *   row kernels (MR = 1): a[k*a_stride] is the one row of A;
  *   both:         b is a packed B micro-panel, b[k*NR + j] (columns past nr
- *                 are zero), b_stride NR; main kernels also take B in place,
- *                 b[k*b_stride + j] with any b_stride, and those of kernel
- *                 sets with b_in_place read no column past nr there.
+ *                 are zero), b_stride NR; main kernels also take B in place
+ *                 (tile b_in_place), b[k*b_stride + j] with any b_stride,
+ *                 reading no column past nr (kernel sets with b_in_place).
  * The epilogue: the tile is acc + C when load_c (a later block of k), else
  * acc + bias_m[i] + bias_n[j] (either NULL = none); then, when clamp,
  * clamped to [min, max] (NaN passes through). Only the mr×nr part of C is
@@ -30,6 +30,7 @@ typedef struct pk_gemm_f32_tile {
   size_t ldc;
   const float *bias_m, *bias_n;
   int load_c, clamp;
+  int b_in_place; /* b is B itself, not a packed panel: nothing past nr may be read */
   float min, max;
 } pk_gemm_f32_tile;
 

@@ -4,7 +4,8 @@
  * transposed or prepacked, bias per row and/or column, clamp, ldc > N (the
  * columns past N must stay untouched), 1-, 2- and 3-way thread splits, and
  * the small-M path's k blocks (16·KC) for an unpacked B, and every row count
- * of the skinny path (M = 1..8 within one A panel: row kernel or exact-row main).
+ * of the skinny path (M = 1..8 within one A panel: row kernel or exact-row main),
+ * and a B read in place whose row stride is the panel width.
  * PTERA_GEMM_TEST_CASES sets the number of random cases per ISA (default 60). */
 #include "check.h"
 
@@ -154,6 +155,35 @@ static gemm_case random_flags(size_t M, size_t N, size_t K, size_t i) {
   return gc;
 }
 
+/* B a window of columns [off, off + N) of a K x ld row-major matrix whose
+ * storage ends where the window's last row does: read in place with row
+ * stride ld (ld = the ISA's panel width, as a packed panel's), a kernel
+ * that read past column N there would overflow it (ASan). */
+static int window_case(size_t M, size_t N, size_t K, size_t ld, size_t off, pk_isa isa) {
+  float *a = malloc(M * K * sizeof(float)), *store = malloc(((K - 1) * ld + off + N) * sizeof(float));
+  float *b = store + off, *c = malloc(M * N * sizeof(float));
+  for (size_t i = 0; i < M * K; i++) a[i] = uniform();
+  for (size_t i = 0; i < (K - 1) * ld + off + N; i++) store[i] = uniform();
+  pk_gemm_f32_args g = {M, N, K, {a, K, 1, NULL}, {b, ld, 1, NULL}, NULL, NULL, c, N, -INFINITY, INFINITY};
+  size_t ws_bytes = pk_gemm_f32_workspace(&g, 1);
+  void *ws = ws_bytes ? malloc(ws_bytes) : NULL;
+  pk_gemm_f32_run(&g, ws, NULL);
+  int bad = 0;
+  for (size_t i = 0; i < M && !bad; i++)
+    for (size_t j = 0; j < N && !bad; j++) {
+      double ref = 0, mag = 0;
+      for (size_t k = 0; k < K; k++) {
+        double p = (double)a[i * K + k] * (double)b[k * ld + j];
+        ref += p;
+        mag += fabs(p);
+      }
+      bad = !(fabs((double)c[i * N + j] - ref) <= (double)(K + 2) * FLT_EPSILON * mag + 1e-30);
+    }
+  if (bad) fprintf(stderr, "gemm %s: B window M=%zu N=%zu K=%zu ld=%zu off=%zu\n", pk_isa_name(isa), M, N, K, ld, off);
+  free(a), free(store), free(c), free(ws);
+  return !bad;
+}
+
 int main(void) {
   const char *env = getenv("PTERA_GEMM_TEST_CASES");
   size_t n_random = env ? (size_t)strtoul(env, NULL, 10) : 60;
@@ -195,6 +225,11 @@ int main(void) {
       gemm_case gc = random_flags(pick(1, 3 * MR + 2), pick(1, 3 * NR + 2), pick(0, KC + 40), i);
       cases++, passed += run_case(&gc, isa);
     }
+    /* B in place with a row stride equal to the panel width and a partial
+     * last panel at the end of its storage. */
+    const size_t windows[][3] = {{MR + 1, NR - 5, 7}, {9, NR / 2 + 1, 3}, {2 * MR, 1, 19}};
+    for (size_t x = 0; x < sizeof windows / sizeof windows[0]; x++)
+      cases++, passed += window_case(windows[x][0], windows[x][1], windows[x][2], NR, NR - windows[x][1], isa);
     printf("gemm %s (%zux%zu, KC %zu, MC %zu, NC %zu): %zu/%zu cases\n", pk_isa_name(isa), MR, NR, KC, MC, NC,
            passed, cases);
     CHECK(passed == cases);

@@ -121,7 +121,7 @@ static inline __attribute__((always_inline)) void tile_rows(const pk_gemm_f32_ti
 /* Masked B loads only where B is in place and the tile's columns end short
  * of the vectors read (packed panels are zero past nr). */
 void pk_f32_gemm_14x32_avx512(const pk_gemm_f32_tile *t) {
-  const bool in_place = t->b_stride != NR;
+  const bool in_place = t->b_in_place;
   if (t->nr <= 16) {
     if (in_place && t->nr < 16)
       tile_rows(t, 1, true);
