@@ -512,6 +512,25 @@ int main(void) {
     t.max = INFINITY;
     check_case(&t, true);
   }
+  /* Pixels as rows on random geometry: kernel extents 1..5 each way,
+   * strides, padding and dilation per axis, 1 or 2 groups, outputs of 1 to
+   * 64 pixels across the A panels of every ISA (4, 6, 8, 14 rows); the
+   * input gathered straight into the packed panels. */
+  for (int i = 0; i < 16; i++) {
+    char msg[160];
+    memset(&t, 0, sizeof t);
+    do {
+      int64_t grp = 1 + rnd(2);
+      t.g = (pk_conv2d_geom){.n = 1 + rnd(2), .c_in = grp * (2 + rnd(20)), .c_out = grp * (32 + rnd(20)),
+                             .groups = grp, .kh = 1 + rnd(5), .kw = 1 + rnd(5), .stride = {1 + rnd(2), 1 + rnd(3)},
+                             .pad = {rnd(3), rnd(3)}, .dil = {1 + rnd(2), 1 + rnd(2)}, .h = 1 + rnd(12),
+                             .w = 1 + rnd(12)};
+    } while (pk_conv2d_geom_init(&t.g, msg, sizeof msg) != PTERA_OK || !pk_conv2d_pixrows_applies(&t.g));
+    t.bias = i % 3 != 0;
+    t.min = i % 4 == 1 ? -0.25f : -INFINITY;
+    t.max = i % 4 == 1 ? 0.5f : INFINITY;
+    check_case(&t, i % 4 < 2);
+  }
   /* Winograd: 3x3 stride 1, >= 16 channels, >= 100 output pixels, in both
    * sizes (pk_conv2d_wino_tile; F(4x4) on planes of 32 or more 4x4 tiles),
    * alternately: odd extents (partial tiles), padding 0..2, odd channel
