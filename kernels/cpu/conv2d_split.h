@@ -7,13 +7,17 @@
  * shape allows, so two threads get equal work even for a 7x7 or 14x14
  * plane with hundreds of channels: first more blocks (while each keeps one
  * step), then shares of the rows (while each keeps CONV_SPLIT_ROWS of
- * them). Where every block is one step, blocks are added until each
- * thread has as many (a few columns of the last step would otherwise be a
- * thread's whole block) and the columns are cut evenly, each block at most
- * a step wide: 196 columns in steps of 32 on 2 threads are 8 blocks of 24
- * or 25, not 7 with one of 4. The split depends on the geometry and thread
- * count only (not the ISA), so the workspace sized at prepare holds the
- * widest block at run. */
+ * them). Where every block is one step and the threads cannot have as
+ * many each, the blocks stay whole steps and, where there are rows for two
+ * shares, their rows are shared: 196 columns in steps of 32 with 256 rows
+ * on 2 threads are 7 blocks of 2 shares, 3.5 panels of full rows a thread
+ * (Winograd, whose units keep whole blocks: 4 and 3 blocks, the last one
+ * nearly empty). With fewer rows, blocks are added until each thread has
+ * as many (a few columns of the last step would otherwise be a thread's
+ * whole block) and the columns are cut evenly, each block at most a step
+ * wide: 8 blocks of 24 or 25, 4 panels a thread, each a quarter empty.
+ * The split depends on the geometry and thread count only (not the ISA),
+ * so the workspace sized at prepare holds the widest block at run. */
 #ifndef PK_CPU_CONV2D_SPLIT_H
 #define PK_CPU_CONV2D_SPLIT_H
 
@@ -41,7 +45,7 @@ static inline conv_split conv_split_make(size_t P, size_t step, size_t budget, s
   if (nthreads > 1) {
     size_t target = CONV_SPLIT_ITEMS * nthreads, want = (target + outer - 1) / outer;
     if (nblocks < want) nblocks = want < steps ? want : steps;
-    if (nblocks == steps && P > 1) { /* one step a block: as many for every thread, cut evenly */
+    if (nblocks == steps && P > 1 && !(rows >= 2 * CONV_SPLIT_ROWS && nblocks * outer % nthreads)) { /* cut evenly */
       while (nblocks * outer % nthreads && nblocks < P) nblocks++;
       even = 1;
     }
