@@ -4,9 +4,8 @@
  * then the product [P, C_out/g]. With both operands packed the GEMM packs
  * nothing itself; gathering into a [K, P] matrix that every thread's GEMM
  * then packed again cost ResNet-18's 3x3 512 @7 a tenth of its time on one
- * thread and more on two. A 1x1 unit-stride unpadded convolution has A's
- * columns in the input planes already: the GEMM reads them there (its
- * packing copies whole panels, faster than the per-lane gather). */
+ * thread and more on two. A 1x1 unit-stride unpadded convolution's panels
+ * are runs of its input planes, copied as they lie (gather_planes). */
 #include "cpu/conv2d_pixrows.h"
 
 #include <stdint.h>
@@ -56,29 +55,27 @@ void pk_conv2d_pixrows_pack_scale(const pk_conv2d_geom *g, void *packed, size_t 
                     scale);
 }
 
-/* Bytes of the gathered input packed for the widest A panel of any ISA
- * (none for an identity), of the product, and of the GEMM's own workspace
- * (an identity's A packed by the GEMM); each 64-byte aligned. */
-static bool parts(const pk_conv2d_geom *g, size_t nthreads, size_t *gather, size_t *prod, size_t *gws) {
-  size_t P = (size_t)(g->oh * g->ow), K = kdim(g), cout_g = (size_t)pk_conv2d_cout_g(g);
-  *gather = *gws = 0;
+/* Bytes of the gathered input packed for the widest A panel of any ISA,
+ * and of the product (each 64-byte aligned). */
+static bool parts(const pk_conv2d_geom *g, size_t *gather, size_t *prod) {
+  size_t P = (size_t)(g->oh * g->ow), K = kdim(g);
+  *gather = 0;
   for (int isa = 0; isa < PK_ISA_COUNT; isa++) { /* for whichever ISA the filters were packed under */
-    size_t a = identity(g) ? 0 : pk_gemm_f32_pack_a_size_isa(P, K, (pk_isa)isa);
-    size_t b = pk_gemm_f32_workspace_b_packed(P, cout_g, K, !identity(g), (pk_isa)isa, nthreads ? nthreads : 1);
-    *gather = a > *gather ? a : *gather;
-    *gws = b > *gws ? b : *gws;
+    size_t b = pk_gemm_f32_pack_a_size_isa(P, K, (pk_isa)isa);
+    *gather = b > *gather ? b : *gather;
   }
-  if (!mul_ok(P * sizeof(float), cout_g, prod) || *gather > SIZE_MAX - 64 || *prod > SIZE_MAX - 64) return false;
+  if (!mul_ok(P * sizeof(float), (size_t)pk_conv2d_cout_g(g), prod) || *gather > SIZE_MAX - 64 ||
+      *prod > SIZE_MAX - 64)
+    return false;
   *gather = align64(*gather);
   *prod = align64(*prod);
   return true;
 }
 
 size_t pk_conv2d_pixrows_workspace(const pk_conv2d_geom *g, size_t nthreads) {
-  size_t gather, prod, gws, total;
-  if (!parts(g, nthreads, &gather, &prod, &gws) || __builtin_add_overflow(gather, prod, &total) ||
-      __builtin_add_overflow(total, gws, &total))
-    return SIZE_MAX;
+  size_t gather, prod, total;
+  (void)nthreads; /* the product packs nothing: one workspace for any thread count */
+  if (!parts(g, &gather, &prod) || __builtin_add_overflow(gather, prod, &total)) return SIZE_MAX;
   return total;
 }
 
@@ -112,6 +109,21 @@ static void gather(const pk_conv2d_geom *g, const float *src, size_t c0, size_t 
   }
 }
 
+/* gather for a 1x1 unit-stride unpadded convolution: a panel's lanes are
+ * consecutive pixels of one plane, copied as they lie. */
+static void gather_planes(const pk_conv2d_geom *g, const float *src, size_t c0, size_t c1, size_t MR, float *a) {
+  size_t P = (size_t)(g->oh * g->ow), K = kdim(g), panels = (P + MR - 1) / MR;
+  for (size_t c = c0; c < c1; c++) {
+    const float *plane = src + c * P;
+    float *d = a + c * MR;
+    for (size_t q = 0; q < panels; q++, d += K * MR) {
+      size_t p0 = q * MR, w = P - p0 < MR ? P - p0 : MR;
+      for (size_t i = 0; i < w; i++) d[i] = plane[p0 + i];
+      for (size_t i = w; i < MR; i++) d[i] = 0.0f;
+    }
+  }
+}
+
 /* One image and group: the gather (over input channels) and the product's
  * transpose into the output (over output channels) split over the threads
  * like the product itself. */
@@ -124,7 +136,10 @@ typedef struct pix_job {
 
 static void gather_task(void *arg, size_t begin, size_t end) {
   const pix_job *j = arg;
-  gather(j->g, j->src, begin, end, j->mr, j->a);
+  if (identity(j->g))
+    gather_planes(j->g, j->src, begin, end, j->mr, j->a);
+  else
+    gather(j->g, j->src, begin, end, j->mr, j->a);
 }
 
 static void scatter_task(void *arg, size_t begin, size_t end) {
@@ -136,28 +151,21 @@ static void scatter_task(void *arg, size_t begin, size_t end) {
 
 void pk_conv2d_pixrows_run(const pk_conv2d_geom *g, const float *in, const void *packed, const float *bias,
                            float *out, float min, float max, void *ws, ptera_kernel_ctx *ctx) {
-  size_t P = (size_t)(g->oh * g->ow), K = kdim(g), nthreads = ptera_kernel_thread_count(ctx);
+  size_t gbytes, pbytes, P = (size_t)(g->oh * g->ow), K = kdim(g);
   size_t cin_g = (size_t)pk_conv2d_cin_g(g), cout_g = (size_t)pk_conv2d_cout_g(g), HW = (size_t)(g->h * g->w);
-  size_t gbytes, pbytes, gwbytes;
-  if (!parts(g, nthreads, &gbytes, &pbytes, &gwbytes)) return;
+  if (!parts(g, &gbytes, &pbytes)) return;
   pk_isa isa = pk_gemm_f32_packed_isa(packed);
-  size_t stride = pack_stride(g, isa), MR = pk_gemm_f32_a_panel(isa);
+  size_t stride = pack_stride(g, isa), nthreads = ptera_kernel_thread_count(ctx), MR = pk_gemm_f32_a_panel(isa);
   size_t cgrain = conv_copy_grain(cin_g, K / cin_g * P, nthreads), ograin = conv_copy_grain(cout_g, P, nthreads);
   float *c = (float *)((char *)ws + gbytes);
-  void *gws = (char *)ws + gbytes + pbytes;
   for (size_t n = 0; n < (size_t)g->n; n++)
     for (size_t grp = 0; grp < (size_t)g->groups; grp++) {
-      pix_job j = {g, in + (n * (size_t)g->c_in + grp * cin_g) * HW, c, NULL,
+      pix_job j = {g, in + (n * (size_t)g->c_in + grp * cin_g) * HW, c, pk_gemm_f32_pack_a_start(ws, P, K, isa),
                    out + (n * (size_t)g->c_out + grp * cout_g) * P, MR};
-      pk_f32_operand a = {j.src, 1, P, NULL}; /* an identity's A: the planes as they are */
-      if (!identity(g)) {
-        j.a = pk_gemm_f32_pack_a_start(ws, P, K, isa);
-        ptera_kernel_parallel_for(ctx, cin_g, cgrain, gather_task, &j);
-        a = (pk_f32_operand){NULL, 0, 0, ws};
-      }
-      pk_gemm_f32_args ga = {P, cout_g, K, a, {NULL, 0, 0, (const char *)packed + grp * stride},
+      ptera_kernel_parallel_for(ctx, cin_g, cgrain, gather_task, &j);
+      pk_gemm_f32_args ga = {P, cout_g, K, {NULL, 0, 0, ws}, {NULL, 0, 0, (const char *)packed + grp * stride},
                              NULL, bias ? bias + grp * cout_g : NULL, c, cout_g, min, max};
-      pk_gemm_f32_run(&ga, gws, ctx);
+      pk_gemm_f32_run(&ga, NULL, ctx);
       ptera_kernel_parallel_for(ctx, cout_g, ograin, scatter_task, &j);
     }
 }

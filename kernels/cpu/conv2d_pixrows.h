@@ -1,8 +1,8 @@
 /* The NCHW f32 convolution with output pixels as the product's rows, for
  * few pixels and many output channels (the 7x7 stages of ResNet and
  * MobileNetV2), used by pk_conv2d_f32 (conv2d.h): C[pixels, C_out/g] =
- * A[pixels, C_in/g*kh*kw] · W^T, A the gathered input read in place by the
- * GEMM, W the filters packed once as B; the GEMM splits C_out over the
+ * A[pixels, C_in/g*kh*kw] · W^T, A the input gathered into the GEMM's
+ * packed panels, W the filters packed once as B; the GEMM splits C_out over the
  * threads and the result is transposed into the output planes. Both GEMM
  * operands then fill their register tiles better than with pixels as the
  * columns (49 pixels use 49 of 56 rows of 14, against 49 of 64 columns of
