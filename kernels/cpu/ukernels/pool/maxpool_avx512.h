@@ -1,10 +1,14 @@
 /* AVX-512 max-pool body: 16 output columns per vector (masked tail), 32-bit
- * indices widened at the store; stride 2 keeps the even of 32 inputs. */
+ * indices widened at the store; stride 2 keeps the even of 32 inputs.
+ * Without indices a row's edge columns run in vectors too, the taps
+ * outside the row read as -inf (a ResNet stem's pool: 297 -> 264 us). */
 #ifndef PK_UKERNELS_MAXPOOL_AVX512_H
 #define PK_UKERNELS_MAXPOOL_AVX512_H
 
 #include <immintrin.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "cpu/ukernels/pool/maxpool_common.h"
 
@@ -68,6 +72,67 @@ PK_MP_INLINE void pk_mp_3x3_16(const float *r, size_t w, size_t S, __mmask16 m, 
                val, bi);
 }
 
+/* One tap of 16 outputs whose first reads row[base] (stride S), the row w
+ * floats long: positions outside the row read as -inf (masked loads, the
+ * lanes outside never touched). */
+PK_MP_INLINE __m512 pk_mp_tap16_fill(const float *row, ptrdiff_t base, size_t w, size_t S, __m512i even) {
+  ptrdiff_t lo = -base, hi = (ptrdiff_t)w - base; /* positions j of the load valid for lo <= j < hi */
+  uint32_t below = lo <= 0 ? 0u : lo >= 32 ? 0xffffffffu : (1u << lo) - 1u;
+  uint32_t upto = hi <= 0 ? 0u : hi >= 32 ? 0xffffffffu : (1u << hi) - 1u;
+  uint32_t mk = upto & ~below;
+  const __m512 ninf = _mm512_set1_ps(-INFINITY);
+  if (S == 1) return _mm512_mask_loadu_ps(ninf, (__mmask16)mk, row + base);
+  return _mm512_permutex2var_ps(_mm512_mask_loadu_ps(ninf, (__mmask16)mk, row + base), even,
+                                _mm512_mask_loadu_ps(ninf, (__mmask16)(mk >> 16), row + base + 16));
+}
+
+/* Values only, output row oy (window rows k0 < k1 inside): the row in
+ * vectors of 16 from column 0. Vectors whose taps all lie in the row run
+ * the 3x3 body or the plain loads; the others (the edges, the tail) read
+ * the taps outside the row as -inf, which leaves the maximum over the taps
+ * inside, and its NaN and -0 cases, as they are (every window has a tap
+ * inside): no output of the row goes through the one-tap-at-a-time path. */
+PK_MP_INLINE void pk_mp_values_row(const float *in, float *orow, const pk_maxpool2d_params *p, size_t S, size_t k0,
+                                   size_t k1, size_t oy, __m512i even) {
+  size_t y0 = oy * p->sh - p->pad_t; /* read at y0 + ky * dh for ky >= k0 only */
+  bool three = p->kh == 3 && p->kw == 3 && p->dh == 1 && p->dw == 1 && k0 == 0 && k1 == 3;
+  for (size_t ox = 0; ox < p->ow; ox += 16) {
+    size_t n = p->ow - ox < 16 ? p->ow - ox : 16;
+    __mmask16 m = pk_mp_mask16(n);
+    ptrdiff_t xb = (ptrdiff_t)(ox * S) - (ptrdiff_t)p->pad_l;
+    bool inside = n == 16 && xb >= 0 && (size_t)xb + (p->kw - 1) * p->dw + 16 * S <= p->w;
+    __m512 val;
+    __m512i bi;
+    if (inside && three) {
+      pk_mp_3x3_16(in + y0 * p->w + (size_t)xb, p->w, S, m, 0xffff, 0xffff, even, _mm512_setzero_si512(), false,
+                   &val, &bi);
+      _mm512_mask_storeu_ps(orow + ox, m, val);
+      continue;
+    }
+    __m512 acc = _mm512_set1_ps(-INFINITY), other = acc;
+    __mmask16 nan = 0, negz = 0;
+    for (size_t ky = k0; ky < k1; ky++) {
+      const float *r = in + (y0 + ky * p->dh) * p->w;
+      for (size_t kx = 0; kx < p->kw; kx++) {
+        __m512 v = pk_mp_tap16_fill(r, xb + (ptrdiff_t)(kx * p->dw), p->w, S, even), next = _mm512_max_ps(v, acc);
+        nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        negz |= pk_mp_negz(v);
+        acc = other;
+        other = next;
+      }
+    }
+    __m512 best = _mm512_max_ps(acc, other);
+    val = best;
+    bi = _mm512_setzero_si512();
+    for (size_t ky = k1; ky-- > k0 && (nan || negz);) {
+      const float *r = in + (y0 + ky * p->dh) * p->w;
+      for (size_t kx = p->kw; kx-- > 0;)
+        pk_mp_take(pk_mp_tap16_fill(r, xb + (ptrdiff_t)(kx * p->dw), p->w, S, even), best, nan, bi, &val, &bi);
+    }
+    _mm512_mask_storeu_ps(orow + ox, m, val);
+  }
+}
+
 /* Two passes over the window instead of one compare-and-select chain per
  * tap: the maximum (two independent vmaxps chains; NaN lanes noted apart),
  * then the taps in reverse order, each equal to it (or a NaN where the
@@ -87,6 +152,10 @@ PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const 
     pk_mp_rows(p, oy, &k0, &k1);
     float *orow = out + oy * p->ow;
     int64_t *irow = idx ? idx + oy * p->ow : NULL;
+    if (!irow && k0 < k1) {
+      pk_mp_values_row(in, orow, p, S, k0, k1, oy, even);
+      continue;
+    }
     pk_mp_span(in, orow, irow, p, k0, k1, oy, 0, lo);
     pk_mp_span(in, orow, irow, p, k0, k1, oy, hi, p->ow);
     if (k0 == k1) {
