@@ -125,7 +125,10 @@ static void test_workers_participate(void) {
 /* Home shares: 8 one-item chunks on 2 threads, the caller's first chunk held
  * until the other 7 are done (or 5 s pass). The caller must have taken
  * chunk 0, the front of its share [0, 4); the worker its own share [4, 8)
- * in order, then the caller's remaining chunks from the back: 3, 2, 1. */
+ * in order, then the caller's remaining chunks from the back: 3, 2, 1. The
+ * worker's chunks wait until the caller holds its first (or 5 s pass):
+ * where threads run one at a time (valgrind) the worker could otherwise
+ * take all eight before the caller ran at all. */
 static pthread_t caller_thread;
 static atomic_uint order_n, order[8], caller_first;
 static void record_order(void *arg, size_t begin, size_t end) {
@@ -139,6 +142,8 @@ static void record_order(void *arg, size_t begin, size_t end) {
     }
     return;
   }
+  struct timespec ts = {0, 1000 * 1000};
+  for (int i = 0; i < 5000 && atomic_load(&caller_first) == 8; i++) nanosleep(&ts, NULL);
   unsigned k = atomic_fetch_add(&order_n, 1);
   if (k < 8) atomic_store(&order[k], (unsigned)begin);
 }
