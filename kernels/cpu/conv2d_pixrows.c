@@ -8,7 +8,6 @@
  * are runs of its input planes, copied as they lie (gather_planes). */
 #include "cpu/conv2d_pixrows.h"
 
-#include <stdint.h>
 #include <string.h>
 
 #include "cpu/conv2d_split.h"
@@ -17,7 +16,6 @@
 
 #define PIXROWS_MAX_PIXELS 64
 #define PIXROWS_MIN_COUT 32
-#define PIXROWS_MR_MAX 16 /* widest A panel of any ISA's GEMM kernels (14, AVX-512) */
 
 static bool mul_ok(size_t a, size_t b, size_t *r) { return !__builtin_mul_overflow(a, b, r); }
 static size_t align64(size_t x) { return (x + 63) & ~(size_t)63; }
@@ -87,21 +85,20 @@ size_t pk_conv2d_pixrows_workspace(const pk_conv2d_geom *g, size_t nthreads) {
 static void gather(const pk_conv2d_geom *g, const float *src, size_t c0, size_t c1, size_t MR, float *a) {
   size_t H = (size_t)g->h, W = (size_t)g->w, OW = (size_t)g->ow, P = (size_t)(g->oh * g->ow);
   size_t taps = (size_t)(g->kh * g->kw), K = kdim(g), panels = (P + MR - 1) / MR;
-  int32_t at[PIXROWS_MAX_PIXELS + PIXROWS_MR_MAX];
+  ptrdiff_t at[PIXROWS_MAX_PIXELS];
   for (size_t tap = 0; tap < taps; tap++) {
     size_t ky = tap / (size_t)g->kw, kx = tap % (size_t)g->kw;
-    for (size_t p = 0; p < panels * MR; p++) {
+    for (size_t p = 0; p < P; p++) {
       ptrdiff_t iy = (ptrdiff_t)(p / OW * (size_t)g->stride[0] + ky * (size_t)g->dil[0]) - (ptrdiff_t)g->pad[0];
       ptrdiff_t ix = (ptrdiff_t)(p % OW * (size_t)g->stride[1] + kx * (size_t)g->dil[1]) - (ptrdiff_t)g->pad[1];
-      at[p] = p < P && iy >= 0 && iy < (ptrdiff_t)H && ix >= 0 && ix < (ptrdiff_t)W ? (int32_t)((size_t)iy * W + (size_t)ix)
-                                                                                  : -1;
+      at[p] = iy >= 0 && iy < (ptrdiff_t)H && ix >= 0 && ix < (ptrdiff_t)W ? iy * (ptrdiff_t)W + ix : -1;
     }
     for (size_t c = c0; c < c1; c++) {
       const float *plane = src + c * H * W;
       float *d = a + (c * taps + tap) * MR;
       for (size_t q = 0; q < panels; q++, d += K * MR)
         for (size_t i = 0; i < MR; i++) {
-          int32_t j = at[q * MR + i];
+          ptrdiff_t j = q * MR + i < P ? at[q * MR + i] : -1;
           float v = plane[j < 0 ? 0 : j];
           d[i] = j < 0 ? 0.0f : v;
         }
