@@ -86,6 +86,46 @@ PK_MP_INLINE __m512 pk_mp_tap16_fill(const float *row, ptrdiff_t base, size_t w,
                                 _mm512_mask_loadu_ps(ninf, (__mmask16)(mk >> 16), row + base + 16));
 }
 
+/* Tap (y, x) of 16 outputs (x the first output's column): plain loads under
+ * the masks (lanes past them zero, not stored), or with taps outside the
+ * row read as -inf (fill). */
+PK_MP_INLINE __m512 pk_mp_load_tap(const float *in, const pk_maxpool2d_params *p, size_t y, ptrdiff_t x, size_t S,
+                                   __mmask16 m, __mmask16 mlo, __mmask16 mhi, __m512i even, bool fill) {
+  const float *row = in + y * p->w;
+  return fill ? pk_mp_tap16_fill(row, x, p->w, S, even) : pk_mp_tap16(row + x, S, m, mlo, mhi, even);
+}
+
+/* The window of 16 outputs over kernel rows [k0, k1) from input row y0 and
+ * column x: the maximum by two vmaxps chains (NaN and -0 lanes noted
+ * apart), then, where indices are wanted or a lane has a NaN or a -0, the
+ * taps in reverse order as below. */
+PK_MP_INLINE void pk_mp_window16(const float *in, const pk_maxpool2d_params *p, size_t S, size_t y0, size_t k0,
+                                 size_t k1, ptrdiff_t x, __mmask16 m, __mmask16 mlo, __mmask16 mhi, __m512i even,
+                                 __m512i lane, bool want_index, bool fill, __m512 *val, __m512i *bi) {
+  __m512 acc = _mm512_set1_ps(-INFINITY), other = acc;
+  __mmask16 nan = 0, negz = 0;
+  for (size_t ky = k0; ky < k1; ky++)
+    for (size_t kx = 0; kx < p->kw; kx++) {
+      __m512 v = pk_mp_load_tap(in, p, y0 + ky * p->dh, x + (ptrdiff_t)(kx * p->dw), S, m, mlo, mhi, even, fill);
+      __m512 next = _mm512_max_ps(v, acc);
+      nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      if (!want_index) negz |= pk_mp_negz(v);
+      acc = other; /* alternate the two chains */
+      other = next;
+    }
+  __m512 best = _mm512_max_ps(acc, other);
+  *val = best;
+  *bi = _mm512_setzero_si512();
+  for (size_t ky = k1; ky-- > k0 && (want_index || nan || negz);) { /* values only, else: the maximum */
+    size_t y = y0 + ky * p->dh;
+    for (size_t kx = p->kw; kx-- > 0;) {
+      ptrdiff_t xt = x + (ptrdiff_t)(kx * p->dw);
+      pk_mp_take(pk_mp_load_tap(in, p, y, xt, S, m, mlo, mhi, even, fill), best, nan,
+                 _mm512_add_epi32(_mm512_set1_epi32((int)((ptrdiff_t)(y * p->w) + xt)), lane), val, bi);
+    }
+  }
+}
+
 /* Values only, output row oy (window rows k0 < k1 inside): the row in
  * vectors of 16 from column 0. Vectors whose taps all lie in the row run
  * the 3x3 body or the plain loads; the others (the edges, the tail) read
@@ -103,32 +143,11 @@ PK_MP_INLINE void pk_mp_values_row(const float *in, float *orow, const pk_maxpoo
     bool inside = n == 16 && xb >= 0 && (size_t)xb + (p->kw - 1) * p->dw + 16 * S <= p->w;
     __m512 val;
     __m512i bi;
-    if (inside && three) {
+    if (inside && three)
       pk_mp_3x3_16(in + y0 * p->w + (size_t)xb, p->w, S, m, 0xffff, 0xffff, even, _mm512_setzero_si512(), false,
                    &val, &bi);
-      _mm512_mask_storeu_ps(orow + ox, m, val);
-      continue;
-    }
-    __m512 acc = _mm512_set1_ps(-INFINITY), other = acc;
-    __mmask16 nan = 0, negz = 0;
-    for (size_t ky = k0; ky < k1; ky++) {
-      const float *r = in + (y0 + ky * p->dh) * p->w;
-      for (size_t kx = 0; kx < p->kw; kx++) {
-        __m512 v = pk_mp_tap16_fill(r, xb + (ptrdiff_t)(kx * p->dw), p->w, S, even), next = _mm512_max_ps(v, acc);
-        nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-        negz |= pk_mp_negz(v);
-        acc = other;
-        other = next;
-      }
-    }
-    __m512 best = _mm512_max_ps(acc, other);
-    val = best;
-    bi = _mm512_setzero_si512();
-    for (size_t ky = k1; ky-- > k0 && (nan || negz);) {
-      const float *r = in + (y0 + ky * p->dh) * p->w;
-      for (size_t kx = p->kw; kx-- > 0;)
-        pk_mp_take(pk_mp_tap16_fill(r, xb + (ptrdiff_t)(kx * p->dw), p->w, S, even), best, nan, bi, &val, &bi);
-    }
+    else
+      pk_mp_window16(in, p, S, y0, k0, k1, xb, m, 0, 0, even, _mm512_setzero_si512(), false, true, &val, &bi);
     _mm512_mask_storeu_ps(orow + ox, m, val);
   }
 }
@@ -176,30 +195,7 @@ PK_MP_INLINE void pk_mp_avx512(const float *in, float *out, int64_t *idx, const 
         pk_mp_store16(orow + ox, irow ? irow + ox : NULL, m, val, bi);
         continue;
       }
-      __m512 acc = _mm512_set1_ps(-INFINITY), other = acc;
-      __mmask16 nan = 0, negz = 0;
-      for (size_t ky = k0; ky < k1; ky++) {
-        const float *r = in + (y0 + ky * p->dh) * p->w + x0;
-        for (size_t kx = 0; kx < p->kw; kx++) {
-          __m512 v = pk_mp_tap16(r + kx * p->dw, S, m, mlo, mhi, even), next = _mm512_max_ps(v, acc);
-          nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-          if (!irow) negz |= pk_mp_negz(v);
-          acc = other; /* alternate the two chains */
-          other = next;
-        }
-      }
-      __m512 best = _mm512_max_ps(acc, other);
-      val = best;
-      bi = _mm512_setzero_si512();
-      for (size_t ky = k1; ky-- > k0 && (irow || nan || negz);) { /* values only, else: the maximum */
-        size_t y = y0 + ky * p->dh;
-        const float *r = in + y * p->w + x0;
-        for (size_t kx = p->kw; kx-- > 0;) {
-          __m512 v = pk_mp_tap16(r + kx * p->dw, S, m, mlo, mhi, even);
-          pk_mp_take(v, best, nan, _mm512_add_epi32(_mm512_set1_epi32((int)(y * p->w + x0 + kx * p->dw)), lane), &val,
-                     &bi);
-        }
-      }
+      pk_mp_window16(in, p, S, y0, k0, k1, (ptrdiff_t)x0, m, mlo, mhi, even, lane, irow != NULL, false, &val, &bi);
       pk_mp_store16(orow + ox, irow ? irow + ox : NULL, m, val, bi);
     }
   }
