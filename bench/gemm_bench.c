@@ -198,7 +198,7 @@ static double time_gemm(size_t M, size_t N, size_t K, size_t *packed_bytes) {
   size_t pb_size = pk_gemm_f32_pack_b_size(K, N);
   void *pb = aligned_alloc(64, (pb_size + 63) / 64 * 64);
   pk_gemm_f32_pack_b(K, N, b, N, 1, pb);
-  gemm_job j = {{M, N, K, {a, K, 1, NULL}, {NULL, 0, 0, pb}, NULL, NULL, c, N, -INFINITY, INFINITY}, NULL};
+  gemm_job j = {{M, N, K, {a, K, 1, NULL}, {NULL, 0, 0, pb}, NULL, NULL, c, N, -INFINITY, INFINITY, false}, NULL};
   size_t ws = pk_gemm_f32_workspace(&j.g, crew.n);
   j.ws = malloc(ws ? ws : 1);
   double s = time_job(gemm_job_fn, &j);

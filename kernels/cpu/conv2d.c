@@ -18,6 +18,12 @@
 #define CONV_BTILE_BYTES ((size_t)768 << 10) /* forward: packed B tile per thread (in L2) */
 #define CONV_COL_STEP 32u                   /* forward tile widths: whole panels of every ISA but NEON */
 #define CONV_NR_MAX 32u                     /* widest B panel of any ISA's GEMM kernels */
+/* Forward: an output of more than this a thread is stored around the caches
+ * (pk_gemm_f32_args.stream_c). It overflows a core's L2 anyway, and writing
+ * it through the caches first reads every line in: MobileNetV2's 1x1 16-96
+ * @112 (4.8 MB out) took 859 us that way against 471 us streamed, one
+ * thread, in the model. */
+#define CONV_STREAM_BYTES ((size_t)1 << 20)
 
 /* ---- depthwise ---- */
 
@@ -203,6 +209,7 @@ typedef struct fwd_job {
   size_t nr;
   bool identity; /* 1x1, stride 1, no padding: B's rows are the input planes */
   bool in_place; /* identity, and the product reads them there (nothing gathered) */
+  bool stream;   /* the output goes around the caches (CONV_STREAM_BYTES) */
   fwd_plan pl;
   char *ws;
   slot_set slots;
@@ -316,7 +323,7 @@ static pk_gemm_f32_args fwd_args(const fwd_job *jb, size_t n, size_t grp, size_t
   if (jb->in_place) b = (pk_f32_operand){jb->in + (n * (size_t)g->c_in + grp * jb->pl.K) * P + col0, P, 1, NULL};
   pk_gemm_f32_args a = {cout_g, col1 - col0, jb->pl.K, {NULL, jb->pl.K, 1, jb->packed + grp * jb->pack_stride},
                         b, jb->bias ? jb->bias + grp * cout_g : NULL, NULL,
-                        jb->out + (n * (size_t)g->c_out + grp * cout_g) * P + col0, P, jb->min, jb->max};
+                        jb->out + (n * (size_t)g->c_out + grp * cout_g) * P + col0, P, jb->min, jb->max, jb->stream};
   return a;
 }
 
@@ -381,7 +388,7 @@ static void fwd_product_task(void *arg, size_t begin, size_t end) {
 
 static pk_gemm_f32_args gemm_args(size_t M, size_t N, size_t K, const float *a, size_t lda, const float *b,
                                   size_t ldb, const float *bias, float *c, size_t ldc, float min, float max) {
-  pk_gemm_f32_args g = {M, N, K, {a, lda, 1, NULL}, {b, ldb, 1, NULL}, bias, NULL, c, ldc, min, max};
+  pk_gemm_f32_args g = {M, N, K, {a, lda, 1, NULL}, {b, ldb, 1, NULL}, bias, NULL, c, ldc, min, max, false};
   return g;
 }
 
@@ -600,6 +607,8 @@ static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed
                 g->pad[1] == 0;
   fwd_plan_make(g, nthreads, &jb.pl);
   if (jb.pl.P == 0) return;
+  jb.stream = (double)g->n * (double)g->c_out * (double)jb.pl.P * sizeof(float) / (double)nthreads >
+              (double)CONV_STREAM_BYTES;
   if (jb.identity) { /* the products read the input planes in place where the GEMM can */
     jb.in_place = true;
     pk_gemm_f32_args probe = fwd_args(&jb, 0, 0, 0, jb.pl.P, NULL);

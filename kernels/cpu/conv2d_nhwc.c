@@ -218,7 +218,7 @@ static void nhwc_task(void *arg, size_t begin, size_t end) {
     pk_gemm_f32_args ga = {m, cout_g, pl->K, {ap, lda, 1, NULL}, {NULL, 0, 0, jb->packed + grp * jb->pack_stride},
                            NULL, jb->bias ? jb->bias + grp * cout_g : NULL,
                            jb->out + (n * pl->P + p0) * (size_t)g->c_out + grp * cout_g, (size_t)g->c_out,
-                           jb->min, jb->max};
+                           jb->min, jb->max, false};
     pk_gemm_f32_run_share(&ga, base + pl->tile, pl->shares, item % pl->shares);
   }
   slot_release(&jb->slots, slot);

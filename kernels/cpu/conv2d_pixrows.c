@@ -175,7 +175,7 @@ void pk_conv2d_pixrows_run(const pk_conv2d_geom *g, const float *in, const void 
                    out + (n * (size_t)g->c_out + grp * cout_g) * P, MR};
       ptera_kernel_parallel_for(ctx, cin_g, cgrain, gather_task, &j);
       pk_gemm_f32_args ga = {P, cout_g, K, {NULL, 0, 0, ws}, {NULL, 0, 0, (const char *)packed + grp * stride},
-                             NULL, bias ? bias + grp * cout_g : NULL, c, cout_g, min, max};
+                             NULL, bias ? bias + grp * cout_g : NULL, c, cout_g, min, max, false};
       pix_gemm pg = {&ga, nthreads > 1 ? CONV_SPLIT_ITEMS * nthreads : 1};
       ptera_kernel_parallel_for(ctx, pg.shares, 1, gemm_task, &pg);
       ptera_kernel_parallel_for(ctx, cout_g, ograin, scatter_task, &j);

@@ -238,7 +238,7 @@ static void wino_gemms(const wino_job *jb, size_t u, size_t a0, size_t a1, char 
   for (size_t a = a0; a < a1; a++) {
     pk_gemm_f32_args ga = {cout, nt, cin, {NULL, cin, 1, jb->packed + a * jb->ustride},
                            {NULL, 0, 0, region + a * pl->vstride}, NULL, NULL, m + a * cout * pl->nbt, pl->nbt,
-                           -INFINITY, INFINITY};
+                           -INFINITY, INFINITY, false};
     pk_gemm_f32_run_share(&ga, NULL, 1, 0);
   }
 }

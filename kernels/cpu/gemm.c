@@ -32,6 +32,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 
 #include "cpu/gemm_ukernel.h"
 
@@ -61,6 +64,14 @@ const pk_gemm_f32_kernel *pk_gemm_f32_kernel_for(pk_isa isa) {
 
 static size_t div_up(size_t x, size_t d) { return (x + d - 1) / d; }
 static size_t min_sz(size_t x, size_t y) { return x < y ? x : y; }
+
+/* Orders the non-temporal stores of a streamed share before whatever
+ * signals its end to the threads that read C (x86 only has such stores). */
+static void store_fence(void) {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
+}
 static size_t align_up(size_t x) { return (x + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
 
 /* Packs lanes [0, n) × steps [0, kc) of x (lane r, step k at x[r*s_l + k*s_k])
@@ -321,6 +332,7 @@ static void run_block(const pk_gemm_f32_args *g, const pk_gemm_f32_kernel *kn, s
       t.kc = kc;
       t.load_c = pc > 0;
       t.clamp = pc + kc >= K && has_clamp(g);
+      t.stream = pc + kc >= K && g->stream_c;
       for (size_t ic = m0; ic < m1; ic += MC) {
         const size_t mc = min_sz(MC, m1 - ic);
         const float *ablk;
@@ -379,10 +391,12 @@ static void run_share_in(const pk_gemm_f32_args *g, void *workspace, size_t nthr
   size_t r[4];
   share_part(g, kn, nthreads, t, r);
   if (r[0] >= r[1] || r[2] >= r[3]) return;
-  if (skinny(g, kn))
+  if (skinny(g, kn)) {
     run_small(g, kn, r[2], r[3], ws);
-  else
-    run_block(g, kn, r[0], r[1], r[2], r[3], ws);
+    return;
+  }
+  run_block(g, kn, r[0], r[1], r[2], r[3], ws);
+  if (g->stream_c) store_fence();
 }
 
 void pk_gemm_f32_share_part(const pk_gemm_f32_args *g, size_t nthreads, size_t t, size_t *m0, size_t *m1,

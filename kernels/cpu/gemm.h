@@ -31,6 +31,11 @@ typedef struct pk_gemm_f32_args {
   float *c;
   size_t ldc;
   float min, max; /* -INFINITY/INFINITY = no clamp */
+  /* C is larger than the caches and not read again soon (a convolution's
+   * output of megabytes): its final values may be stored around the caches
+   * where the ISA has such stores (x86), saving the read of each line before
+   * it is written. A hint: the result is the same either way. */
+  bool stream_c;
 } pk_gemm_f32_args;
 
 /* Bytes of a packed A (M×K) / B (K×N); the buffer must be 64-byte aligned. */

@@ -11,7 +11,10 @@
  * The epilogue: the tile is acc + C when load_c (a later block of k), else
  * acc + bias_m[i] + bias_n[j] (either NULL = none); then, when clamp,
  * clamped to [min, max] (NaN passes through). Only the mr×nr part of C is
- * read or written. */
+ * read or written. stream (C is written once and read back only after far
+ * more data has passed through the caches): a kernel may store whole
+ * vectors of C with non-temporal stores, which skip reading the lines in
+ * first; the caller fences (pk_gemm_f32 does, at the end of each share). */
 #ifndef PK_CPU_GEMM_UKERNEL_H
 #define PK_CPU_GEMM_UKERNEL_H
 
@@ -29,7 +32,7 @@ typedef struct pk_gemm_f32_tile {
   float *c;
   size_t ldc;
   const float *bias_m, *bias_n;
-  int load_c, clamp;
+  int load_c, clamp, stream;
   int b_in_place; /* b is B itself, not a packed panel: nothing past nr may be read */
   float min, max;
 } pk_gemm_f32_tile;

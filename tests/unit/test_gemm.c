@@ -5,7 +5,9 @@
  * columns past N must stay untouched), 1-, 2- and 3-way thread splits, and
  * the small-M path's k blocks (16·KC) for an unpacked B, and every row count
  * of the skinny path (M = 1..8 within one A panel: row kernel or exact-row main),
- * and a B read in place whose row stride is the panel width.
+ * a B read in place whose row stride is the panel width, and C streamed
+ * (stream_c) at random and on 64-byte-aligned rows, where the AVX kernels'
+ * non-temporal stores take the full vectors.
  * PTERA_GEMM_TEST_CASES sets the number of random cases per ISA (default 60). */
 #include "check.h"
 
@@ -34,7 +36,7 @@ static const char *const mode_names[MODES] = {"plain", "transposed", "packed"};
 
 typedef struct gemm_case {
   size_t M, N, K;
-  int a_mode, b_mode, bias_m, bias_n, clamp;
+  int a_mode, b_mode, bias_m, bias_n, clamp, stream, align_c; /* align_c: C's rows 64-byte aligned */
   size_t ldc_pad, threads;
 } gemm_case;
 
@@ -61,11 +63,11 @@ static int run_case(const gemm_case *gc, pk_isa isa) {
   for (size_t i = 0; i < M; i++) bm[i] = uniform();
   for (size_t j = 0; j < N; j++) bn[j] = uniform();
   const size_t ldc = N + gc->ldc_pad;
-  float *c = malloc(M * ldc * sizeof(float));
+  float *c = gc->align_c ? alloc64(M * ldc * sizeof(float)) : malloc(M * ldc * sizeof(float));
   for (size_t i = 0; i < M * ldc; i++) c[i] = -7.0f; /* sentinel */
   void *pa = NULL, *pb = NULL;
   pk_gemm_f32_args g = {M, N, K, {a, as_r, as_c, NULL}, {b, bs_r, bs_c, NULL}, NULL, NULL, c, ldc,
-                        -INFINITY, INFINITY};
+                        -INFINITY, INFINITY, gc->stream != 0};
   if (gc->a_mode == PACKED) {
     pa = alloc64(pk_gemm_f32_pack_a_size(M, K));
     pk_gemm_f32_pack_a(M, K, a, as_r, as_c, pa);
@@ -137,20 +139,22 @@ static int run_case(const gemm_case *gc, pk_isa isa) {
     }
   }
   if (bad)
-    fprintf(stderr, "gemm %s: M=%zu N=%zu K=%zu a=%s b=%s bias_m=%d bias_n=%d clamp=%d ldc=%zu threads=%zu\n",
+    fprintf(stderr,
+            "gemm %s: M=%zu N=%zu K=%zu a=%s b=%s bias_m=%d bias_n=%d clamp=%d stream=%d ldc=%zu threads=%zu\n",
             pk_isa_name(isa), M, N, K, mode_names[gc->a_mode], mode_names[gc->b_mode], gc->bias_m, gc->bias_n,
-            gc->clamp, ldc, gc->threads);
+            gc->clamp, gc->stream, ldc, gc->threads);
   free(a), free(b), free(bm), free(bn), free(c), free(pa), free(pb), free(ws);
   return !bad;
 }
 
 static gemm_case random_flags(size_t M, size_t N, size_t K, size_t i) {
-  gemm_case gc = {M, N, K, (int)(i % MODES), (int)(i / MODES % MODES), 0, 0, 0, 0, 1};
+  gemm_case gc = {M, N, K, (int)(i % MODES), (int)(i / MODES % MODES), 0, 0, 0, 0, 0, 0, 1};
   uint32_t r = next_u32();
   gc.bias_m = r & 1;
   gc.bias_n = (r >> 1) & 1;
   gc.clamp = ((r >> 2) & 3) == 0;
   gc.ldc_pad = (r >> 4) & 1 ? pick(1, 5) : 0;
+  gc.stream = (r >> 5) & 1;
   gc.threads = pick(1, 3);
   return gc;
 }
@@ -164,7 +168,7 @@ static int window_case(size_t M, size_t N, size_t K, size_t ld, size_t off, pk_i
   float *b = store + off, *c = malloc(M * N * sizeof(float));
   for (size_t i = 0; i < M * K; i++) a[i] = uniform();
   for (size_t i = 0; i < (K - 1) * ld + off + N; i++) store[i] = uniform();
-  pk_gemm_f32_args g = {M, N, K, {a, K, 1, NULL}, {b, ld, 1, NULL}, NULL, NULL, c, N, -INFINITY, INFINITY};
+  pk_gemm_f32_args g = {M, N, K, {a, K, 1, NULL}, {b, ld, 1, NULL}, NULL, NULL, c, N, -INFINITY, INFINITY, false};
   size_t ws_bytes = pk_gemm_f32_workspace(&g, 1);
   void *ws = ws_bytes ? malloc(ws_bytes) : NULL;
   pk_gemm_f32_run(&g, ws, NULL);
@@ -225,6 +229,17 @@ int main(void) {
       gemm_case gc = random_flags(pick(1, 3 * MR + 2), pick(1, 3 * NR + 2), pick(0, KC + 40), i);
       cases++, passed += run_case(&gc, isa);
     }
+    /* Streamed C on aligned rows (ldc a multiple of 16): full vectors go
+     * around the caches, partial ones and later k blocks' loads of C not. */
+    const size_t streamed[][3] = {{MR + 1, 2 * NR, 7}, {2 * MR + 3, 3 * NR + 16, KC + 1}, {MC + 1, 4 * NR + 5, 3},
+                                  {9, NR + 16, 2 * KC + 3}};
+    for (size_t x = 0; x < sizeof streamed / sizeof streamed[0]; x++)
+      for (int m = 0; m < MODES; m++, i++) {
+        gemm_case gc = random_flags(streamed[x][0], streamed[x][1], streamed[x][2], (size_t)m * (MODES + 1) + x);
+        gc.stream = gc.align_c = 1;
+        gc.ldc_pad = streamed[x][1] % 16 ? 16 - streamed[x][1] % 16 : 16 * (x % 2);
+        cases++, passed += run_case(&gc, isa);
+      }
     /* B in place with a row stride equal to the panel width and a partial
      * last panel at the end of its storage. */
     const size_t windows[][3] = {{MR + 1, NR - 5, 7}, {9, NR / 2 + 1, 3}, {2 * MR, 1, 19}};

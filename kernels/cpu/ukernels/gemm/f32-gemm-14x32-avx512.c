@@ -8,8 +8,11 @@
  * leaves 16 or fewer columns costs half the FMAs). B is read in place too
  * (b_stride apart): a partial panel there runs a copy of the loop whose B
  * loads are masked to the tile's columns (masked loads throughout cost the
- * full panels up to a third on MobileNetV2's 7x7 layers). */
+ * full panels up to a third on MobileNetV2's 7x7 layers). A streamed tile
+ * (t->stream) stores its full vectors non-temporally when C's rows are
+ * 64-byte aligned. */
 #include <immintrin.h>
+#include <stdint.h>
 
 #include "cpu/gemm_ukernel.h"
 
@@ -84,6 +87,7 @@ static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t
                                         : _mm512_setzero_ps();
   }
   const __m512 lo = _mm512_set1_ps(t->min), hi = _mm512_set1_ps(t->max);
+  const bool nt = t->stream && !((uintptr_t)t->c & 63) && t->ldc % 16 == 0; /* every row's vectors aligned */
 #pragma GCC unroll 16
   for (int i = 0; i < rows; i++) {
     float *c = t->c + (size_t)i * t->ldc;
@@ -93,7 +97,10 @@ static inline __attribute__((always_inline)) void tile(const pk_gemm_f32_tile *t
       __m512 x = t->load_c ? _mm512_add_ps(acc[i][v], _mm512_maskz_loadu_ps(mask[v], c + 16 * v))
                            : _mm512_add_ps(acc[i][v], _mm512_add_ps(bm, bias_n[v]));
       if (t->clamp) x = _mm512_min_ps(hi, _mm512_max_ps(lo, x));
-      _mm512_mask_storeu_ps(c + 16 * v, mask[v], x);
+      if (nt && t->nr >= 16 * (size_t)(v + 1))
+        _mm512_stream_ps(c + 16 * v, x);
+      else
+        _mm512_mask_storeu_ps(c + 16 * v, mask[v], x);
     }
   }
 }

@@ -1,7 +1,10 @@
 /* f32 GEMM micro-kernel, AVX2 + FMA, 6×16 tile: 12 ymm accumulators (6 rows
  * × 2 vectors of 8 columns) + 2 for B + 1 broadcast of A, within the 16
- * registers. Partial tiles use maskload/maskstore and row guards. */
+ * registers. Partial tiles use maskload/maskstore and row guards; a streamed
+ * tile (t->stream) stores its full, aligned rows non-temporally. */
 #include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "cpu/gemm_ukernel.h"
 
@@ -40,6 +43,7 @@ void pk_f32_gemm_6x16_avx2(const pk_gemm_f32_tile *t) {
     bias_n[v] = t->bias_n && !t->load_c ? _mm256_maskload_ps(t->bias_n + 8 * v, mask[v]) : _mm256_setzero_ps();
   }
   const int full = t->nr == NR;
+  const bool nt = full && t->stream && !((uintptr_t)t->c & 31) && t->ldc % 8 == 0; /* every row's vectors aligned */
   const __m256 lo = _mm256_set1_ps(t->min), hi = _mm256_set1_ps(t->max);
 #pragma GCC unroll 8
   for (int i = 0; i < MR; i++) {
@@ -54,7 +58,9 @@ void pk_f32_gemm_6x16_avx2(const pk_gemm_f32_tile *t) {
       else
         x = _mm256_add_ps(acc[i][v], _mm256_add_ps(bm, bias_n[v]));
       if (t->clamp) x = _mm256_min_ps(hi, _mm256_max_ps(lo, x));
-      if (full)
+      if (nt)
+        _mm256_stream_ps(c + 8 * v, x);
+      else if (full)
         _mm256_storeu_ps(c + 8 * v, x);
       else
         _mm256_maskstore_ps(c + 8 * v, mask[v], x);
