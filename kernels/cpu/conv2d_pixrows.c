@@ -131,20 +131,6 @@ typedef struct pix_job {
   size_t mr;
 } pix_job;
 
-/* The product in shares (pk_gemm_f32_run_share; both operands packed, no
- * workspace): CONV_SPLIT_ITEMS a thread, claimed one at a time, so a core
- * slowed by another tenant takes fewer of them than two static halves
- * would give it (ResNet-18 on 2 threads of a contended host: 5% faster). */
-typedef struct pix_gemm {
-  const pk_gemm_f32_args *ga;
-  size_t shares;
-} pix_gemm;
-
-static void gemm_task(void *arg, size_t begin, size_t end) {
-  const pix_gemm *p = arg;
-  for (size_t t = begin; t < end; t++) pk_gemm_f32_run_share(p->ga, NULL, p->shares, t);
-}
-
 static void gather_task(void *arg, size_t begin, size_t end) {
   const pix_job *j = arg;
   if (identity(j->g))
@@ -176,8 +162,7 @@ void pk_conv2d_pixrows_run(const pk_conv2d_geom *g, const float *in, const void 
       ptera_kernel_parallel_for(ctx, cin_g, cgrain, gather_task, &j);
       pk_gemm_f32_args ga = {P, cout_g, K, {NULL, 0, 0, ws}, {NULL, 0, 0, (const char *)packed + grp * stride},
                              NULL, bias ? bias + grp * cout_g : NULL, c, cout_g, min, max, false};
-      pix_gemm pg = {&ga, nthreads > 1 ? CONV_SPLIT_ITEMS * nthreads : 1};
-      ptera_kernel_parallel_for(ctx, pg.shares, 1, gemm_task, &pg);
+      pk_gemm_f32_run(&ga, NULL, ctx); /* both operands packed: in shares claimed one at a time */
       ptera_kernel_parallel_for(ctx, cout_g, ograin, scatter_task, &j);
     }
 }

@@ -417,11 +417,19 @@ typedef struct run_task {
 } run_task;
 
 /* Chunk [begin, end) of the shares runs serially in workspace slot `begin`,
- * which no other chunk running at the same time has. */
+ * which no other chunk running at the same time has (there is one slot a
+ * share, or none at all where the shares outnumber the threads). */
 static void run_chunk(void *arg, size_t begin, size_t end) {
   const run_task *rt = arg;
   for (size_t t = begin; t < end; t++) run_share_in(rt->g, rt->ws, rt->nthreads, t, begin);
 }
+
+/* A product that packs nothing on the fly (no workspace slot to keep
+ * apart: both operands packed, or B read in place against a packed A) runs
+ * in GEMM_SHARES_PER_THREAD shares a thread, claimed one at a time, so a
+ * core slowed by another tenant takes fewer of them than one static share
+ * a thread would give it; each share still covers whole tiles. */
+#define GEMM_SHARES_PER_THREAD 4u
 
 void pk_gemm_f32_run(const pk_gemm_f32_args *g, void *workspace, ptera_kernel_ctx *ctx) {
   if (!g->M || !g->N) return;
@@ -430,6 +438,7 @@ void pk_gemm_f32_run(const pk_gemm_f32_args *g, void *workspace, ptera_kernel_ct
     run_share_in(g, workspace, 1, 0, 0);
     return;
   }
+  if (share_bytes(g, run_kernel(g)) == 0) nthreads *= GEMM_SHARES_PER_THREAD;
   run_task rt = {g, workspace, nthreads};
   ptera_kernel_parallel_for(ctx, nthreads, 1, run_chunk, &rt);
 }

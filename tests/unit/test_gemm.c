@@ -2,7 +2,9 @@
  * reference, for every ISA this CPU has (forced in turn): M, N, K from 1 past
  * every tile edge and the KC/MC/NC block edges (and K = 0), A and B strided,
  * transposed or prepacked, bias per row and/or column, clamp, ldc > N (the
- * columns past N must stay untouched), 1-, 2- and 3-way thread splits, and
+ * columns past N must stay untouched), 1-, 2-, 3-, 8- and 12-way share splits,
+ * runs on pools of 2 and 3 threads (a product that packs nothing on the fly
+ * runs in several shares a thread there), and
  * the small-M path's k blocks (16·KC) for an unpacked B, and every row count
  * of the skinny path (M = 1..8 within one A panel: row kernel or exact-row main),
  * a B read in place whose row stride is the panel width, and C streamed
@@ -20,6 +22,10 @@
 #include "cpu/gemm.h"
 #include "cpu/gemm_ukernel.h"
 #include "cpu/isa.h"
+#include "ptera/threadpool.h"
+#include "runtime/kernel_ctx.h"
+
+static ptera_threadpool *pools[2]; /* 2 and 3 threads */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint32_t next_u32(void) {
@@ -37,7 +43,8 @@ static const char *const mode_names[MODES] = {"plain", "transposed", "packed"};
 typedef struct gemm_case {
   size_t M, N, K;
   int a_mode, b_mode, bias_m, bias_n, clamp, stream, align_c; /* align_c: C's rows 64-byte aligned */
-  size_t ldc_pad, threads;
+  size_t ldc_pad, threads; /* threads: shares run one by one (pk_gemm_f32_run_share) */
+  int pool;                /* 1, 2: pk_gemm_f32_run on pools[pool - 1] instead */
 } gemm_case;
 
 static void *alloc64(size_t bytes) { return aligned_alloc(64, (bytes + 63) / 64 * 64 + 64); }
@@ -88,14 +95,23 @@ static int run_case(const gemm_case *gc, pk_isa isa) {
   }
   /* Workspace at an odd address, full of garbage: nothing may rely on it
    * (NULL when none is asked for). */
-  size_t ws_bytes = pk_gemm_f32_workspace(&g, gc->threads);
+  ptera_threadpool *pool = gc->pool ? pools[gc->pool - 1] : NULL;
+  size_t ws_bytes = pk_gemm_f32_workspace(&g, pool ? ptera_threadpool_size(pool) : gc->threads);
   unsigned char *ws = malloc(ws_bytes + 4);
   memset(ws, 0xff, ws_bytes + 4);
   void *w = ws_bytes ? ws + 4 : NULL;
-  if (gc->threads == 1 && (M + N) % 2)
+  if (pool) {
+    ptera_kernel_ctx ctx;
+    pt_err err;
+    memset(&err, 0, sizeof err);
+    pr_kernel_ctx_init(&ctx, "aten::mm.out", &err, NULL, 0);
+    ctx.pool = pool;
+    pk_gemm_f32_run(&g, w, &ctx);
+  } else if (gc->threads == 1 && (M + N) % 2) {
     pk_gemm_f32_run(&g, w, NULL);
-  else
+  } else {
     for (size_t t = gc->threads; t-- > 0;) pk_gemm_f32_run_share(&g, w, gc->threads, t);
+  }
   /* The shares' parts (pk_gemm_f32_share_part) cover C once, and a share
    * writes inside its part only (the sentinel outside is untouched). */
   unsigned char *cover = calloc(M * N + 1, 1);
@@ -140,22 +156,25 @@ static int run_case(const gemm_case *gc, pk_isa isa) {
   }
   if (bad)
     fprintf(stderr,
-            "gemm %s: M=%zu N=%zu K=%zu a=%s b=%s bias_m=%d bias_n=%d clamp=%d stream=%d ldc=%zu threads=%zu\n",
+            "gemm %s: M=%zu N=%zu K=%zu a=%s b=%s bias_m=%d bias_n=%d clamp=%d stream=%d ldc=%zu threads=%zu "
+            "pool=%d\n",
             pk_isa_name(isa), M, N, K, mode_names[gc->a_mode], mode_names[gc->b_mode], gc->bias_m, gc->bias_n,
-            gc->clamp, gc->stream, ldc, gc->threads);
+            gc->clamp, gc->stream, ldc, gc->threads, gc->pool);
   free(a), free(b), free(bm), free(bn), free(c), free(pa), free(pb), free(ws);
   return !bad;
 }
 
 static gemm_case random_flags(size_t M, size_t N, size_t K, size_t i) {
-  gemm_case gc = {M, N, K, (int)(i % MODES), (int)(i / MODES % MODES), 0, 0, 0, 0, 0, 0, 1};
+  static const size_t share_counts[] = {1, 2, 3, 8, 12};
+  gemm_case gc = {M, N, K, (int)(i % MODES), (int)(i / MODES % MODES), 0, 0, 0, 0, 0, 0, 1, 0};
   uint32_t r = next_u32();
   gc.bias_m = r & 1;
   gc.bias_n = (r >> 1) & 1;
   gc.clamp = ((r >> 2) & 3) == 0;
   gc.ldc_pad = (r >> 4) & 1 ? pick(1, 5) : 0;
   gc.stream = (r >> 5) & 1;
-  gc.threads = pick(1, 3);
+  gc.threads = share_counts[pick(0, 4)];
+  gc.pool = ((r >> 6) & 3) == 0 ? (int)pick(1, 2) : 0;
   return gc;
 }
 
@@ -189,6 +208,8 @@ static int window_case(size_t M, size_t N, size_t K, size_t ld, size_t off, pk_i
 }
 
 int main(void) {
+  CHECK(ptera_threadpool_create(2, NULL, &pools[0]) == PTERA_OK);
+  CHECK(ptera_threadpool_create(3, NULL, &pools[1]) == PTERA_OK);
   const char *env = getenv("PTERA_GEMM_TEST_CASES");
   size_t n_random = env ? (size_t)strtoul(env, NULL, 10) : 60;
 #if defined(__aarch64__)
@@ -250,5 +271,7 @@ int main(void) {
     CHECK(passed == cases);
   }
   pk_isa_force(PK_ISA_COUNT);
+  ptera_threadpool_destroy(pools[0]);
+  ptera_threadpool_destroy(pools[1]);
   return check_summary("gemm");
 }
