@@ -11,7 +11,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 source scripts/stages.sh
 
 tests=(test_isa test_gemm test_conv_fast test_pool_fast test_vmath test_fast_f32 test_matmul_fast
-       test_batch_norm_fast test_copy_fast test_transpose_fast test_fuse_bmm test_fuse_softmax test_fuse_rmsnorm)
+       test_batch_norm_fast test_copy_fast test_transpose_fast test_evens_fast test_fuse_bmm test_fuse_softmax
+       test_fuse_rmsnorm)
 
 cmake -S . -B build-neon -G Ninja -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTERA_BUILD_TESTS=ON

@@ -9,6 +9,7 @@
 #include "cpu/conv2d_slots.h"
 #include "cpu/conv2d_split.h"
 #include "cpu/conv2d_winograd.h"
+#include "cpu/evens.h"
 #include "cpu/gemm.h"
 #include "cpu/isa.h"
 #include "cpu/ukernels/dwconv/dwconv.h"
@@ -210,6 +211,7 @@ typedef struct fwd_job {
   bool identity; /* 1x1, stride 1, no padding: B's rows are the input planes */
   bool in_place; /* identity, and the product reads them there (nothing gathered) */
   bool stream;   /* the output goes around the caches (CONV_STREAM_BYTES) */
+  pk_x32_evens_fn evens; /* the stride-2 gather's kernel */
   fwd_plan pl;
   char *ws;
   slot_set slots;
@@ -241,7 +243,7 @@ static col_span span_of(const conv_phase *ph, size_t W, size_t i, const lane_run
 
 /* Row (j, i) of B over one run of lanes, from plane (H x W) into d[0, r->n). */
 static void gather_lanes(const conv_phase *ph, const float *plane, size_t H, size_t W, size_t j,
-                         const lane_run *r, const col_span *sp, float *d) {
+                         const lane_run *r, const col_span *sp, pk_x32_evens_fn evens, float *d) {
   size_t n = r->n, lo = sp->lo, hi = sp->hi;
   ptrdiff_t iy = (ptrdiff_t)r->t * ph->ay + ph->offy[j];
   if (iy < 0 || iy >= (ptrdiff_t)H) {
@@ -252,8 +254,8 @@ static void gather_lanes(const conv_phase *ph, const float *plane, size_t H, siz
   if (lo) memset(d, 0, lo * sizeof *d);
   if (ph->ax == 1) {
     memcpy(d + lo, src + lo, (hi - lo) * sizeof *d);
-  } else if (ph->ax == 2) {
-    for (size_t q = lo; q < hi; q++) d[q] = src[2 * q];
+  } else if (ph->ax == 2) { /* the ISA kernel: 5% off ResNet-18's 7x7 s2 stem against a plain loop */
+    evens(src + 2 * lo, hi - lo, d + lo);
   } else {
     for (size_t q = lo; q < hi; q++) d[q] = src[(ptrdiff_t)q * ph->ax];
   }
@@ -296,7 +298,7 @@ static void fwd_gather(const fwd_job *jb, size_t n, size_t grp, size_t col0, siz
             float *d = dst;
             for (size_t r = 0; r < nruns; d += runs[r].n, r++) {
               col_span sp = kept ? spans[r * ph->ni + i] : span_of(ph, W, i, &runs[r]);
-              gather_lanes(ph, plane, H, W, j, &runs[r], &sp, d);
+              gather_lanes(ph, plane, H, W, j, &runs[r], &sp, jb->evens, d);
             }
           }
           if (w < NR) memset(dst + w, 0, (NR - w) * sizeof *dst);
@@ -601,6 +603,7 @@ static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed
                     float min, float max, void *ws, ptera_kernel_ctx *ctx, size_t nthreads) {
   fwd_job jb = {.g = g, .in = in, .bias = bias, .packed = packed_w, .out = out, .min = min, .max = max, .ws = ws};
   jb.isa = pk_gemm_f32_packed_isa(packed_w);
+  jb.evens = pk_x32_evens_kernel();
   jb.pack_stride = pack_stride(g, jb.isa);
   jb.nr = pk_gemm_f32_b_panel(jb.isa);
   jb.identity = g->kh == 1 && g->kw == 1 && g->stride[0] == 1 && g->stride[1] == 1 && g->pad[0] == 0 &&

@@ -9,6 +9,7 @@ set(SOURCES
   conv2d_pixrows.c
   conv2d_winograd.c
   conv_geom.c
+  evens.c
   gemm.c
   gemm_rows.c
   isa.c
@@ -35,6 +36,10 @@ set(SOURCES
   ukernels/dwconv/f32-dwconv5x5s2-avx512.c
   ukernels/dwconv/f32-dwconv5x5s2-neon.c
   ukernels/dwconv/f32-dwconv5x5s2-scalar.c
+  ukernels/evens/x32-evens-avx2.c
+  ukernels/evens/x32-evens-avx512.c
+  ukernels/evens/x32-evens-neon.c
+  ukernels/evens/x32-evens-scalar.c
   ukernels/gemm/f32-gemm-14x32-avx512.c
   ukernels/gemm/f32-gemm-1x12-neon.c
   ukernels/gemm/f32-gemm-1x16-avx2.c

@@ -21,6 +21,7 @@ set(SOURCES
   test_emit_named.c
   test_emit_ptd.c
   test_emit_pte.c
+  test_evens_fast.c
   test_fast_f32.c
   test_fold_bn.c
   test_fuse_add_act.c
