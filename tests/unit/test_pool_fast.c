@@ -50,8 +50,10 @@ static bool same_f(float a, double b) { return (isnan(a) && isnan(b)) || (double
 
 /* A random case; square3: the CNN stem's 3x3 window (stride 1 or 2, padding
  * 0 or 1, dilation 1) on planes wide enough for whole vectors, the shape the
- * vector kernels keep in registers. */
-static void maxpool_case(bool square3) {
+ * vector kernels keep in registers; tall: stride 2 on planes of up to 40
+ * rows (the separable path keeps each input row's maxima for the next
+ * output row). */
+static void maxpool_case(bool square3, bool tall) {
   int64_t N = 1 + rnd(2), C = 1 + rnd(3), H = 1 + rnd(12), W = 1 + rnd(45), k[2], s[2], p[2], d[2];
   for (int i = 0; i < 2; i++) {
     k[i] = 1 + rnd(4);
@@ -63,6 +65,7 @@ static void maxpool_case(bool square3) {
   if (square3) {
     H = 3 + rnd(10), W = 20 + rnd(60);
     k[0] = k[1] = 3, d[0] = d[1] = 1, s[0] = s[1] = 1 + rnd(2), p[0] = p[1] = rnd(2);
+    if (tall) H = 13 + rnd(28), W = 36 + rnd(70), s[0] = s[1] = 2;
   }
   bool ceil = rnd(3) == 0;
   int64_t OH = pk_pool_out_size(H, k[0], s[0], p[0], d[0], ceil), OW = pk_pool_out_size(W, k[1], s[1], p[1], d[1], ceil);
@@ -220,8 +223,9 @@ static void avgpool_case(int64_t H, int64_t W, int64_t kh, int64_t kw) {
 }
 
 int main(void) {
-  for (int i = 0; i < 300; i++) maxpool_case(false);
-  for (int i = 0; i < 40; i++) maxpool_case(true);
+  for (int i = 0; i < 300; i++) maxpool_case(false, false);
+  for (int i = 0; i < 40; i++) maxpool_case(true, false);
+  for (int i = 0; i < 30; i++) maxpool_case(true, true);
   for (int i = 0; i < 200; i++) avgpool_case(1 + rnd(12), 1 + rnd(45), 1 + rnd(4), 1 + rnd(4));
   avgpool_case(3, 1500, 3, 3);
   avgpool_case(2, 2100, 2, 7);
