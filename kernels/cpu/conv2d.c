@@ -19,12 +19,6 @@
 #define CONV_BTILE_BYTES ((size_t)768 << 10) /* forward: packed B tile per thread (in L2) */
 #define CONV_COL_STEP 32u                   /* forward tile widths: whole panels of every ISA but NEON */
 #define CONV_NR_MAX 32u                     /* widest B panel of any ISA's GEMM kernels */
-/* Forward: an output of more than this a thread is stored around the caches
- * (pk_gemm_f32_args.stream_c). It overflows a core's L2 anyway, and writing
- * it through the caches first reads every line in: MobileNetV2's 1x1 16-96
- * @112 (4.8 MB out) took 859 us that way against 471 us streamed, one
- * thread, in the model. */
-#define CONV_STREAM_BYTES ((size_t)1 << 20)
 
 /* ---- depthwise ---- */
 
@@ -210,7 +204,7 @@ typedef struct fwd_job {
   size_t nr;
   bool identity; /* 1x1, stride 1, no padding: B's rows are the input planes */
   bool in_place; /* identity, and the product reads them there (nothing gathered) */
-  bool stream;   /* the output goes around the caches (CONV_STREAM_BYTES) */
+  bool stream;   /* the output goes around the caches (see fwd_run) */
   pk_x32_evens_fn evens; /* the stride-2 gather's kernel */
   fwd_plan pl;
   char *ws;
@@ -644,8 +638,12 @@ static void fwd_run(const pk_conv2d_geom *g, const float *in, const void *packed
                 g->pad[1] == 0;
   fwd_plan_make(g, nthreads, &jb.pl);
   if (jb.pl.P == 0) return;
+  /* An output of more than a core's caches a thread is stored around them
+   * (pk_gemm_f32_args.stream_c): writing it through them first reads every
+   * line in. MobileNetV2's 1x1 16-96 @112 (4.8 MB out) took 859 us that way
+   * against 471 us streamed, one thread, in the model. */
   jb.stream = (double)g->n * (double)g->c_out * (double)jb.pl.P * sizeof(float) / (double)nthreads >
-              (double)CONV_STREAM_BYTES;
+              (double)PK_CORE_CACHE_BYTES;
   if (jb.identity) { /* the products read the input planes in place where the GEMM can */
     jb.in_place = true;
     pk_gemm_f32_args probe = fwd_args(&jb, 0, 0, 0, jb.pl.P, NULL);

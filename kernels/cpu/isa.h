@@ -10,6 +10,7 @@
 #define PK_CPU_ISA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/core.h"
 
@@ -20,6 +21,12 @@ typedef enum pk_isa {
   PK_ISA_NEON = 3,   /* AdvSIMD (AArch64) */
   PK_ISA_COUNT
 } pk_isa;
+
+/* Bytes of data a core's own caches are taken to hold (the L2 of the cores
+ * targeted is 1 MiB or more): a kernel's share of more than this is read
+ * from, or written to, memory. The convolution streams outputs past the
+ * caches above it, and the max pool after one then splits by planes. */
+#define PK_CORE_CACHE_BYTES ((size_t)1 << 20)
 
 /* Whether this CPU can run variant isa and this build contains it. */
 PT_FUNC bool pk_isa_available(pk_isa isa);

@@ -76,12 +76,11 @@ static void maxpool_rows_task(void *arg, size_t begin, size_t end) {
 /* Values only and enough rows: split the rows, the same share of every
  * plane to each thread, as the convolutions around it split theirs (their
  * outputs stay in the cache of the core that wrote them), unless a
- * thread's share of the input is more than a core's L2 holds: then it comes
+ * thread's share of the input is over PK_CORE_CACHE_BYTES: then it comes
  * from memory (a convolution streams such outputs past the caches), and
  * whole planes read as long runs where a part's rows of every plane are
  * short ones (ResNet-18's stem pool, 2 threads: 237 -> 125 us in the model). */
-#define MAXPOOL_ROW_PARTS 4u                     /* parts a thread */
-#define MAXPOOL_ROWS_MAX_BYTES ((size_t)1 << 20) /* input a thread, split by rows */
+#define MAXPOOL_ROW_PARTS 4u /* parts a thread */
 
 void pk_maxpool2d_f32(const pk_maxpool2d_params *p, size_t planes, const float *in, float *out, int64_t *idx,
                       ptera_kernel_ctx *ctx) {
@@ -89,7 +88,7 @@ void pk_maxpool2d_f32(const pk_maxpool2d_params *p, size_t planes, const float *
   maxpool_job j = {p, maxpool_pick(p), in, out, idx, planes, MAXPOOL_ROW_PARTS * nt};
   /* every window starts on an input row or in the padding above it (as
    * PyTorch's output size rule ensures), so every part has a row to start on */
-  bool cached = (double)planes * (double)(p->h * p->w) * sizeof(float) / (double)nt <= (double)MAXPOOL_ROWS_MAX_BYTES;
+  bool cached = (double)planes * (double)(p->h * p->w) * sizeof(float) / (double)nt <= (double)PK_CORE_CACHE_BYTES;
   if (!idx && nt > 1 && cached && p->oh >= j.parts && (p->oh - 1) * p->sh < p->h + p->pad_t) {
     ptera_kernel_parallel_for(ctx, j.parts, 1, maxpool_rows_task, &j);
     return;
