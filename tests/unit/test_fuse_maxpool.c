@@ -9,7 +9,8 @@
  * forced in turn: y bit for bit the unfused run's (values from a small set
  * with ties, -0, NaN and -inf; on the pool, planes of 8 or more output
  * rows run as row parts, some with windows of the second part in the top
- * padding), and the unfused y against a plain loop here
+ * padding, and an input over a core's caches a thread by whole planes),
+ * and the unfused y against a plain loop here
  * (the first maximum of each window, NaN winning). */
 #include <math.h>
 #include <stdio.h>
@@ -82,10 +83,14 @@ static float window_max(const float *plane, int64_t H, int64_t W, int64_t oy, in
 }
 
 /* tall_pad: rows k 4, stride 1, padding 2 on 9..20 rows, so on the pool
- * the second row part's first window still reaches the padding above. */
-static void check_case(bool idx_out, bool square3, bool tall_pad, ptera_threadpool *pool) {
+ * the second row part's first window still reaches the padding above.
+ * big (with square3): a stem's pool on 64 planes of 96 x 96, 1.2 MB of
+ * input a thread on the pool, over a core's caches: whole planes a thread
+ * instead of row parts. */
+static void check_case(bool idx_out, bool square3, bool tall_pad, bool big, ptera_threadpool *pool) {
   int64_t k[2], s[2], p[2], d[2];
   int32_t N = eu_irand(&rng, 1, 2), C = eu_irand(&rng, 1, 4), H = eu_irand(&rng, 3, 40), W = eu_irand(&rng, 3, 60);
+  if (big) N = 1, C = 64, H = W = 96;
   for (int i = 0; i < 2; i++) {
     k[i] = square3 ? 3 : eu_irand(&rng, 1, 4);
     s[i] = square3 ? 2 : eu_irand(&rng, 1, 3);
@@ -162,8 +167,9 @@ int main(void) {
   for (int isa = 0; isa < PK_ISA_COUNT; isa++) {
     if (!pk_isa_available((pk_isa)isa)) continue;
     pk_isa_force((pk_isa)isa);
-    for (int i = 0; i < 40; i++) check_case(i % 4 == 3, i % 3 == 0, false, i % 2 ? pool : NULL);
-    for (int i = 0; i < 4; i++) check_case(false, false, true, pool);
+    for (int i = 0; i < 40; i++) check_case(i % 4 == 3, i % 3 == 0, false, false, i % 2 ? pool : NULL);
+    for (int i = 0; i < 4; i++) check_case(false, false, true, false, pool);
+    check_case(false, true, false, true, pool);
   }
   pk_isa_force(PK_ISA_COUNT);
   ptera_threadpool_destroy(pool);
