@@ -1,6 +1,7 @@
 // Times ONNX Runtime (onnxruntime-node, CPU execution provider) on one
 // exported benchmark model (bench/export.py's model.onnx, input_<k>.npy) and
-// prints one JSON object like `ptera bench --json`; the outputs of the last
+// prints one JSON object like `ptera bench --json` (times_ms in call order,
+// median_ms, p10_ms, p90_ms, min_ms, runs, threads); the outputs of the last
 // call go to OUT_DIR/output_<k>.npy (float32) for the error check.
 //
 // usage: node ort_bench.js ORT_MODULE_DIR MODEL_DIR OUT_DIR THREADS WARMUP RUNS
@@ -71,8 +72,9 @@ async function main() {
   fs.mkdirSync(outDir, {recursive: true});
   session.outputNames.forEach((n, k) => writeNpyF32(path.join(outDir, `output_${k}.npy`),
                                                      out[n].data, out[n].dims));
+  const inOrder = times.slice();
   times.sort((a, b) => a - b);
-  console.log(JSON.stringify({median_ms: pct(times, 50), p10_ms: pct(times, 10),
+  console.log(JSON.stringify({times_ms: inOrder, median_ms: pct(times, 50), p10_ms: pct(times, 10),
                               p90_ms: pct(times, 90), min_ms: times[0], runs: times.length,
                               threads}));
 }

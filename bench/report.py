@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Prints the benchmark table from a bench/run.sh work directory:
 
-  WORK/res/<model>.<runtime>.<threads>.json   one timing object per run
-      (`ptera bench --json`, torch_bench.py, ort_bench.js), or a .err file
+  WORK/res/<model>.<runtime>.<threads>.<round>.json   one timing object per
+      round (`ptera bench --json`, torch_bench.py, ort_bench.js: every
+      call's time in times_ms), or a .err file; the figures come from all
+      rounds' calls together
   WORK/res/peak.<threads>.json                 FMA peak, memory read GB/s (from gemm_bench)
   WORK/<model>/ref_<k>.npy                     PyTorch eager's outputs
   WORK/<model>/meta.json                       (M, N, K) of the GEMM models
   WORK/<model>/ptera_out/output_<k>.npy, WORK/<model>/ort_out/output_<k>.npy
 
-usage: report.py WORK --models a,b --threads 1,2 [--json OUT.json]
+usage: report.py WORK --models a,b --threads 1,2 [--rounds R] [--json OUT.json]
 """
 import argparse
 import glob
@@ -32,13 +34,40 @@ def load(path):
         return None
 
 
-def why(work, model, rt, t):
-    p = os.path.join(work, "res", f"{model}.{rt}.{t}.err")
-    if os.path.exists(p):
-        with open(p, errors="replace") as f:
-            lines = [l.strip() for l in f if l.strip()]
-        return lines[-1][:100] if lines else "failed"
+def why(work, model, rt, t, rounds):
+    for k in range(1, rounds + 1):
+        p = os.path.join(work, "res", f"{model}.{rt}.{t}.{k}.err")
+        if os.path.exists(p):
+            with open(p, errors="replace") as f:
+                lines = [l.strip() for l in f if l.strip()]
+            return f"round {k}: " + (lines[-1][:100] if lines else "failed")
     return "not run"
+
+
+def percentile(sorted_ms, q):
+    """Nearest-rank percentile of an ascending list."""
+    k = max(0, min(len(sorted_ms) - 1, int(round(q / 100.0 * len(sorted_ms) + 0.5)) - 1))
+    return sorted_ms[k]
+
+
+def pooled(work, model, rt, t, rounds):
+    """The figures over every round's calls (None unless every round ran):
+    median, p10, p90 (nearest rank), min, the number of calls, and each
+    round's median."""
+    times, medians, extra = [], [], {}
+    for k in range(1, rounds + 1):
+        r = load(os.path.join(work, "res", f"{model}.{rt}.{t}.{k}.json"))
+        if not r or not r.get("times_ms"):
+            return None
+        times += r["times_ms"]
+        medians.append(percentile(sorted(r["times_ms"]), 50))
+        if r.get("blas"):
+            extra["blas"] = r["blas"]
+    s = sorted(times)
+    out = {"median_ms": percentile(s, 50), "p10_ms": percentile(s, 10), "p90_ms": percentile(s, 90),
+           "min_ms": s[0], "runs": len(s), "round_medians_ms": medians}
+    out.update(extra)
+    return out
 
 
 def rel_error(work, model, sub):
@@ -70,6 +99,7 @@ def main():
     ap.add_argument("work")
     ap.add_argument("--models", required=True)
     ap.add_argument("--threads", required=True)
+    ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--json", help="also write every figure to this file")
     a = ap.parse_args()
     models = [m for m in a.models.split(",") if m]
@@ -80,12 +110,10 @@ def main():
         for m in models:
             row = {"model": m, "threads": t, "peak_gflops": peak["gflops"] if peak else None}
             for rt in RUNTIMES:
-                r = load(os.path.join(a.work, "res", f"{m}.{rt}.{t}.json"))
-                if r and "median_ms" not in r:
-                    r = None
+                r = pooled(a.work, m, rt, t, a.rounds)
                 row[rt] = r
                 if r is None:
-                    notes.append(f"{m} {rt} threads={t}: {why(a.work, m, rt, t)}")
+                    notes.append(f"{m} {rt} threads={t}: {why(a.work, m, rt, t, a.rounds)}")
             row["err_ptera"] = rel_error(a.work, m, "ptera_out")
             row["err_ort"] = rel_error(a.work, m, "ort_out")
             meta = load(os.path.join(a.work, m, "meta.json")) or {}

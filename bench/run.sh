@@ -3,7 +3,7 @@
 # and ONNX Runtime on the same models, inputs and thread counts. See
 # bench/README.md for what the figures mean.
 #
-#   bash bench/run.sh [--threads N] [--models a,b] [--runs N] [--warmup N] [--work DIR]
+#   bash bench/run.sh [--threads N] [--models a,b] [--runs N] [--rounds R] [--warmup N] [--work DIR]
 #
 # Builds ptera (Release, build-release/), exports the models (bench/export.py:
 # .pte with ptera's front end, .onnx with torch.onnx from the same modules and
@@ -11,7 +11,10 @@
 # (${PTERA_BENCH_CACHE:-~/.cache/ptera-bench}, outside the repository), measures
 # the FP32 FMA peak (bench/gemm_bench.c), then times every model on each runtime
 # in its own process (ptera bench --json; bench/torch_bench.py;
-# bench/ort_bench.js) and prints the table (bench/report.py).
+# bench/ort_bench.js) in R rounds (default 3): each round runs every thread
+# count on every runtime, a share of the timed calls each, so the figures a
+# ratio compares come from the same stretches of a host whose speed drifts.
+# Prints the table (bench/report.py) from all rounds' calls together.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,14 +22,15 @@ PY=/usr/bin/python3
 CACHE=${PTERA_BENCH_CACHE:-$HOME/.cache/ptera-bench}
 ORT_VERSION=1.30.0
 ALL=mobilenet_v2,resnet18,transformer_encoder,mlp,llama_step,llama_step_8da4w,sgemm512,sgemm1024,gemv4096
-THREADS="1 2" MODELS=$ALL RUNS=20 WARMUP=3 WORK=""
+THREADS="1 2" MODELS=$ALL RUNS=20 ROUNDS=3 WARMUP=3 WORK=""
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --threads) [ $# -ge 2 ] || usage; THREADS=$2; shift 2 ;;
     --models) [ $# -ge 2 ] || usage; MODELS=$2; shift 2 ;;
     --runs) [ $# -ge 2 ] || usage; RUNS=$2; shift 2 ;;
+    --rounds) [ $# -ge 2 ] || usage; ROUNDS=$2; shift 2 ;;
     --warmup) [ $# -ge 2 ] || usage; WARMUP=$2; shift 2 ;;
     --work) [ $# -ge 2 ] || usage; WORK=$2; shift 2 ;;
     -h|--help) usage ;;
@@ -34,7 +38,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 THREADS=${THREADS//,/ }
-case "$RUNS$WARMUP" in *[!0-9]*) echo "bench/run.sh: --runs/--warmup take numbers" >&2; exit 2 ;; esac
+case "$RUNS$WARMUP$ROUNDS" in *[!0-9]*) echo "bench/run.sh: --runs/--rounds/--warmup take numbers" >&2; exit 2 ;; esac
+[ "$ROUNDS" -ge 1 ] && [ "$RUNS" -ge 1 ] || { echo "bench/run.sh: --runs and --rounds are at least 1" >&2; exit 2; }
+# the timed calls of each round (all rounds together: at least --runs)
+PER_ROUND=$(( (RUNS + ROUNDS - 1) / ROUNDS ))
 for t in $THREADS; do
   case "$t" in ''|*[!0-9]*|0) echo "bench/run.sh: bad thread count '$t'" >&2; exit 2 ;; esac
 done
@@ -100,40 +107,43 @@ for m in ${MODELS//,/ }; do
     2>"$WORK/res/$m.ptera.outputs.err" || true
 done
 
-# Model by model, every thread count and runtime back to back: a speed-up
-# (1 thread against 2) and a ratio between runtimes compare figures taken
-# within a minute of each other on a host whose speed drifts.
+# Model by model, in rounds, every thread count and runtime back to back in
+# each: a speed-up (1 thread against 2) and a ratio between runtimes compare
+# calls taken in the same rounds, within seconds of each other, on a host
+# whose speed drifts.
 for m in ${MODELS//,/ }; do
   echo "== $m"
   d=$WORK/$m
   mapfile -t in < <(inputs "$d")
-  r=$WORK/res/$m
-  for t in $THREADS; do
-    export OMP_NUM_THREADS=$t OPENBLAS_NUM_THREADS=$t MKL_NUM_THREADS=$t
-    if [ $HAVE_BENCH = 1 ]; then
-      "$PTERA" bench "$d/model.pte" "${in[@]}" --threads "$t" --warmup "$WARMUP" --runs "$RUNS" \
-        --json > "$r.ptera.$t.json" 2> "$r.ptera.$t.err" || true
-    else
-      echo "ptera has no bench command" > "$r.ptera.$t.err"
-    fi
-    LD_LIBRARY_PATH=$OPENBLAS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-      "$PY" "$REPO/bench/torch_bench.py" "$d" --threads "$t" --warmup "$WARMUP" --runs "$RUNS" \
-      > "$r.torch.$t.json" 2> "$r.torch.$t.err" || true
-    if [ -f "$d/model.onnx" ]; then
-      out=$d/ort_out
-      [ ! -d "$out" ] || out=$d/ort_out_$t
-      node "$REPO/bench/ort_bench.js" "$CACHE" "$d" "$out" "$t" "$WARMUP" "$RUNS" \
-        > "$r.ort.$t.json" 2> "$r.ort.$t.err" || true
-    else
-      "$PY" -c 'import json,sys; print("no ONNX file:", json.load(open(sys.argv[1]))["onnx_error"])' \
-        "$d/meta.json" > "$r.ort.$t.err"
-    fi
-    for rt in ptera torch ort; do [ -s "$r.$rt.$t.err" ] || rm -f "$r.$rt.$t.err"; done
-    echo "   $t thread(s) done"
+  for k in $(seq "$ROUNDS"); do
+    for t in $THREADS; do
+      r=$WORK/res/$m
+      export OMP_NUM_THREADS=$t OPENBLAS_NUM_THREADS=$t MKL_NUM_THREADS=$t
+      if [ $HAVE_BENCH = 1 ]; then
+        "$PTERA" bench "$d/model.pte" "${in[@]}" --threads "$t" --warmup "$WARMUP" --runs "$PER_ROUND" \
+          --json > "$r.ptera.$t.$k.json" 2> "$r.ptera.$t.$k.err" || true
+      else
+        echo "ptera has no bench command" > "$r.ptera.$t.$k.err"
+      fi
+      LD_LIBRARY_PATH=$OPENBLAS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+        "$PY" "$REPO/bench/torch_bench.py" "$d" --threads "$t" --warmup "$WARMUP" --runs "$PER_ROUND" \
+        > "$r.torch.$t.$k.json" 2> "$r.torch.$t.$k.err" || true
+      if [ -f "$d/model.onnx" ]; then
+        out=$d/ort_out # the first call's outputs, for the error column
+        [ ! -d "$out" ] || out=$d/ort_out_later
+        node "$REPO/bench/ort_bench.js" "$CACHE" "$d" "$out" "$t" "$WARMUP" "$PER_ROUND" \
+          > "$r.ort.$t.$k.json" 2> "$r.ort.$t.$k.err" || true
+      else
+        "$PY" -c 'import json,sys; print("no ONNX file:", json.load(open(sys.argv[1]))["onnx_error"])' \
+          "$d/meta.json" > "$r.ort.$t.$k.err"
+      fi
+      for rt in ptera torch ort; do [ -s "$r.$rt.$t.$k.err" ] || rm -f "$r.$rt.$t.$k.err"; done
+    done
+    echo "   round $k of $ROUNDS done"
   done
 done
 
 echo
-"$PY" "$REPO/bench/report.py" "$WORK" --models "$MODELS" --threads "${THREADS// /,}" \
+"$PY" "$REPO/bench/report.py" "$WORK" --models "$MODELS" --threads "${THREADS// /,}" --rounds "$ROUNDS" \
   --json "$WORK/results.json"
 echo "(figures in $WORK/results.json; ptera's GEMM layer alone: $WORK/res/gemm_bench.txt)"

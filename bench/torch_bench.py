@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Times PyTorch eager on one exported benchmark model (bench/export.py's
 module.pt and input_<k>.npy) and prints one JSON object like `ptera bench
---json`: {"median_ms", "p10_ms", "p90_ms", "min_ms", "runs", "threads"}, plus
-"blas": the BLAS library the process used.
+--json`: {"times_ms" (every timed call, in order), "median_ms", "p10_ms",
+"p90_ms", "min_ms", "runs", "threads"}, plus "blas": the BLAS library the
+process used.
 
 usage: torch_bench.py MODEL_DIR --threads N --warmup W --runs R
 
@@ -72,6 +73,7 @@ def main():
             if i >= a.warmup:
                 times.append(dt)
     out = summary(times, a.threads)
+    out["times_ms"] = times
     out["blas"] = blas_library()
     print(json.dumps(out))
     return 0

@@ -35,6 +35,10 @@ for threads in ("1", "2"):
     check(r["threads"] == int(threads), "threads reported: %s" % r["threads"])
     check(0 < r["min_ms"] <= r["p10_ms"] <= r["median_ms"] <= r["p90_ms"], "order of statistics")
     check(r["min_ms"] <= r["mean_ms"], "mean >= min")
+    t = r["times_ms"]
+    check(len(t) == 7 and min(t) == r["min_ms"] and abs(sum(t) / 7 - r["mean_ms"]) < 1e-5,
+          "times_ms: the 7 runs, their least the min, their mean the mean")
+    check(sorted(t)[3] == r["median_ms"], "the median is the middle run")
 
 p = bench("--seconds", "0.2", "--json")
 check(p.returncode == 0 and json.loads(p.stdout)["runs"] >= 1, "--seconds runs at least once")

@@ -38,8 +38,8 @@ static const char help[] =
     "  --trace FILE.json   after the timed runs, record one more execution as a\n"
     "                      Chrome trace (open it in Perfetto or chrome://tracing)\n"
     "  --json              print the latency figures as one JSON object:\n"
-    "                      {\"median_ms\", \"p10_ms\", \"p90_ms\", \"min_ms\", \"mean_ms\",\n"
-    "                      \"runs\", \"threads\"}\n"
+    "                      {\"times_ms\" (every timed run, in order), \"median_ms\",\n"
+    "                      \"p10_ms\", \"p90_ms\", \"min_ms\", \"mean_ms\", \"runs\", \"threads\"}\n"
     "  --help              this text\n"
     "\n"
     "Times are wall-clock (CLOCK_MONOTONIC) around ptera_method_execute alone;\n"
@@ -314,10 +314,15 @@ static int bench(cli_session *s, const bench_opts *o, profiler *prof) {
   double mean = 0;
   for (size_t i = 0; i < runs; i++) mean += ms[i];
   mean /= (double)runs;
-  qsort(ms, runs, sizeof *ms, cmp_double);
   size_t threads = cli_session_threads(s);
+  if (o->json) { /* each time in run order, before sorting for the figures */
+    printf("{\"times_ms\":[");
+    for (size_t i = 0; i < runs; i++) printf("%s%.6f", i ? "," : "", ms[i]);
+    printf("],");
+  }
+  qsort(ms, runs, sizeof *ms, cmp_double);
   if (o->json) {
-    printf("{\"median_ms\":%.6f,\"p10_ms\":%.6f,\"p90_ms\":%.6f,\"min_ms\":%.6f,\"mean_ms\":%.6f,"
+    printf("\"median_ms\":%.6f,\"p10_ms\":%.6f,\"p90_ms\":%.6f,\"min_ms\":%.6f,\"mean_ms\":%.6f,"
            "\"runs\":%zu,\"threads\":%zu}\n",
            quantile(ms, runs, 0.5), quantile(ms, runs, 0.1), quantile(ms, runs, 0.9), ms[0], mean,
            runs, threads);
