@@ -4,7 +4,14 @@
  * many loops; nested and concurrent loops on one pool; workers really take
  * chunks; each thread works its home share first, then takes the others'
  * chunks from their back; destroy with idle (sleeping) workers; allocation
- * failures. */
+ * failures; on Linux, workers that move off their caller's CPU leave their
+ * affinity as it was. */
+#if defined(__linux__)
+#define _GNU_SOURCE /* pthread_setaffinity_np, cpu_set_t */
+#include <dirent.h>
+#include <sched.h>
+#include <stdio.h>
+#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -272,6 +279,77 @@ static void test_alloc_failures(void) {
   }
 }
 
+#if defined(PTERA_HAVE_THREADS) && defined(__linux__)
+static void spin_items(void *arg, size_t begin, size_t end) {
+  atomic_uint *sink = arg;
+  for (size_t i = begin; i < end; i++)
+    for (unsigned k = 0; k < 2000; k++) atomic_fetch_add_explicit(sink, k, memory_order_relaxed);
+}
+
+/* Every thread's allowed CPUs, as /proc lists them, equal the process's. */
+static bool affinities_equal(const char *want) {
+  char path[300], line[256];
+  bool same = true;
+  int n = 0;
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return false;
+  for (struct dirent *e; same && (e = readdir(d)) != NULL;) {
+    if (e->d_name[0] == '.') continue;
+    snprintf(path, sizeof path, "/proc/self/task/%s/status", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
+    n++;
+    while (fgets(line, sizeof line, f))
+      if (strncmp(line, "Cpus_allowed_list:", 18) == 0 && strcmp(line, want) != 0) same = false;
+    fclose(f);
+  }
+  closedir(d);
+  return same && n >= 3; /* the caller and the pool's two workers at least */
+}
+
+/* The caller pinned to one CPU of two or more, loops of work on 3 threads:
+ * workers woken on the caller's CPU move off it, and afterwards every
+ * thread's allowed CPUs are still the process's. */
+static void test_affinity_kept(void) {
+  cpu_set_t own;
+  if (sched_getaffinity(0, sizeof own, &own) != 0 || CPU_COUNT(&own) < 2) {
+    printf("threadpool: one CPU allowed: affinity check not applicable\n");
+    return;
+  }
+  char want[256] = "";
+  FILE *f = fopen("/proc/self/status", "r");
+  CHECK(f != NULL);
+  if (!f) return;
+  char line[256];
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "Cpus_allowed_list:", 18) == 0) strcpy(want, line);
+  fclose(f);
+  CHECK(want[0] != 0);
+  ptera_threadpool *p = NULL;
+  CHECK(ptera_threadpool_create(3, NULL, &p) == PTERA_OK);
+  int first = -1;
+  for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+    if (CPU_ISSET(c, &own)) first = c;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  CHECK(pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0);
+  static atomic_uint sink;
+  for (int loop = 0; loop < 300; loop++) {
+    ptera_threadpool_parallel_for(p, 64, 1, spin_items, &sink);
+    if (loop % 50 == 0) {
+      struct timespec ts = {0, 3 * 1000 * 1000}; /* the workers go to sleep, then wake again */
+      nanosleep(&ts, NULL);
+    }
+  }
+  CHECK(pthread_setaffinity_np(pthread_self(), sizeof own, &own) == 0);
+  CHECK(affinities_equal(want));
+  ptera_threadpool_destroy(p);
+}
+#else
+static void test_affinity_kept(void) {}
+#endif
+
 int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -283,5 +361,6 @@ int main(int argc, char **argv) {
   test_concurrent();
   test_destroy_idle();
   test_alloc_failures();
+  test_affinity_kept();
   return check_summary("threadpool");
 }
