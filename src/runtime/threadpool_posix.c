@@ -29,6 +29,7 @@
 #endif
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -135,8 +136,8 @@ static void leave_caller_cpu(ptera_threadpool *p, pool_worker *w) {
   if (cpu < 0 || cpu >= CPU_SETSIZE || current_cpu() != cpu) return;
   struct timespec now;
   if (clock_gettime(CLOCK_MONOTONIC, &now) != 0 ||
-      (now.tv_sec - w->moved.tv_sec) * 1000000000L + (now.tv_nsec - w->moved.tv_nsec) < 1000000L)
-    return;
+      (int64_t)(now.tv_sec - w->moved.tv_sec) * 1000000000 + (now.tv_nsec - w->moved.tv_nsec) < 1000000)
+    return; /* int64_t: a 32-bit long would overflow past 2 s */
   w->moved = now;
   cpu_set_t own, away;
   if (sched_getaffinity(0, sizeof own, &own) != 0) return;
