@@ -36,6 +36,11 @@ PTERA_API size_t ptera_threadpool_size(const ptera_threadpool *pool);
  * own share of [0, n) (the caller the first share, then the workers in
  * order) and then helps with the others', so a kernel that splits
  * consecutive loops alike keeps each part on the same thread when all run.
+ * On Linux, a worker that wakes for a loop on the CPU the caller started
+ * it on moves itself off that CPU (its affinity without that CPU, then its
+ * own affinity back, at most once a millisecond), so that the two do not
+ * take turns on one CPU while another is idle; a worker's affinity is
+ * otherwise left as the thread that created the pool had it.
  * A NULL pool, n <= grain or a one-thread
  * pool runs fn(arg, 0, n) inline (nothing when n is 0).
  *
